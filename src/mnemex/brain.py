@@ -1,0 +1,85 @@
+"""A :class:`Brain` is a vault, its index and its embedder, opened together.
+
+It is cheap to open: the index file is opened, the embedding model is loaded
+only when something needs a vector (a search, or new chunks to embed). The CLI,
+the MCP server and the web page each hold one and call the capability
+functions with it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from mnemex.config import VaultLocation, resolve_vault
+from mnemex.embed import Embedder, load_embedder
+from mnemex.index.backend import IndexBackend
+from mnemex.index.sqlite import SQLiteIndex
+from mnemex.index.sync import Indexer, ProgressFactory, SyncResult
+from mnemex.vault import Vault
+
+INDEX_FILE = "index.sqlite"
+
+
+class Brain:
+    """A vault with its derived index and (lazily) its embedder."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        backend: IndexBackend | None = None,
+        embedder: Embedder | Callable[[], Embedder] | None = None,
+        location: VaultLocation | None = None,
+    ) -> None:
+        self.vault = vault
+        self.location = location or VaultLocation(vault.root, "explicit")
+        self.backend: IndexBackend = backend or SQLiteIndex(vault.local_dir / INDEX_FILE)
+        self._embedder: Embedder | None = embedder if isinstance(embedder, Embedder) else None
+        self._embedder_factory = embedder if callable(embedder) else None
+
+    @classmethod
+    def open(cls, vault: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Brain:
+        """Open the vault found by :func:`mnemex.config.resolve_vault`."""
+        location = resolve_vault(vault, cwd=cwd)
+        return cls(Vault(location.path), location=location)
+
+    @property
+    def embedder(self) -> Embedder:
+        """The configured embedder, loaded on first use."""
+        if self._embedder is None:
+            if self._embedder_factory is not None:
+                self._embedder = self._embedder_factory()
+            else:
+                settings = self.vault.settings
+                self._embedder = load_embedder(settings.embedder_name, settings.embedder)
+        return self._embedder
+
+    @property
+    def embedder_loaded(self) -> bool:
+        return self._embedder is not None
+
+    def indexer(self, progress: ProgressFactory | None = None) -> Indexer:
+        return Indexer(self.vault, self.backend, lambda: self.embedder, progress=progress)
+
+    def sync(self, progress: ProgressFactory | None = None) -> SyncResult:
+        """Bring the index up to date with the vault (incremental)."""
+        with self.vault.lock("index"):
+            return self.indexer(progress).sync()
+
+    def rebuild(self, progress: ProgressFactory | None = None) -> SyncResult:
+        """Rebuild the index from the files."""
+        with self.vault.lock("index"):
+            return self.indexer(progress).rebuild()
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def __enter__(self) -> Brain:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["INDEX_FILE", "Brain"]

@@ -1,0 +1,83 @@
+"""The exceptions mnemex raises, in one place.
+
+::
+
+    MnemexError                 anything mnemex refuses or cannot do
+    ├── ConfigError             settings or vault location are wrong
+    ├── VaultError              a vault operation was refused
+    │   ├── PathOutsideVault    a path escapes the vault (``..``, absolute, symlink)
+    │   ├── ProtectedPath       a kind's folder that only its own tools may write
+    │   ├── WriteConflict       the file changed on disk since it was read
+    │   └── NoteNotFound        no note at that path or link
+    ├── IndexUnavailable        the derived index is missing, stale or unusable
+    └── EmbedderError           an embedder could not load or answer
+
+Interfaces (CLI, MCP, web) catch :class:`MnemexError` and show its message;
+anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class MnemexError(Exception):
+    """Base of every error mnemex raises on purpose."""
+
+
+class ConfigError(MnemexError):
+    """Settings, or where the vault is, are wrong."""
+
+
+class VaultError(MnemexError):
+    """A vault operation was refused."""
+
+
+class PathOutsideVault(VaultError):
+    """A path resolves outside the vault."""
+
+
+class ProtectedPath(VaultError):
+    """A path belongs to a kind whose own tools alone may write it."""
+
+
+class WriteConflict(VaultError):
+    """The file on disk is not the version the writer read."""
+
+    def __init__(self, path: str, expected: str | None, actual: str | None) -> None:
+        self.path = path
+        self.expected = expected
+        self.actual = actual
+        if actual is None:
+            detail = "it was deleted"
+        elif expected is None:
+            detail = "it already exists"
+        else:
+            detail = f"expected hash {expected[:12]}, found {actual[:12]}"
+        super().__init__(
+            f"{path} changed on disk since it was read ({detail}); "
+            "read it again and reapply your change"
+        )
+
+
+class NoteNotFound(VaultError):
+    """No note at that path or link."""
+
+
+class IndexUnavailable(MnemexError):
+    """The derived index is missing or unusable."""
+
+
+class EmbedderError(MnemexError):
+    """An embedder could not load or answer."""
+
+
+__all__ = [
+    "ConfigError",
+    "EmbedderError",
+    "IndexUnavailable",
+    "MnemexError",
+    "NoteNotFound",
+    "PathOutsideVault",
+    "ProtectedPath",
+    "VaultError",
+    "WriteConflict",
+]

@@ -1,0 +1,163 @@
+"""The records the index stores and the narrow interface a backend implements.
+
+The index is derived from the vault and can always be rebuilt, so backends
+keep no migrations: a schema change bumps :data:`SCHEMA_VERSION` and the index
+is rebuilt. SQLite is the embedded default; PostgreSQL (pgvector + tsvector)
+implements the same :class:`IndexBackend` and runs the same tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class NoteState:
+    """What sync needs to decide whether a file changed."""
+
+    id: int
+    mtime_ns: int
+    size: int
+    hash: str
+
+
+@dataclass
+class NoteRecord:
+    """One note as the index stores it."""
+
+    path: str
+    title: str
+    kind: str
+    hash: str
+    mtime_ns: int
+    size: int
+    domain: str | None = None
+    project: str | None = None
+    type: str | None = None
+    status: str | None = None
+    date: str | None = None  # ISO 8601; the note's own date, else updated/created, else mtime
+    importance: float | None = None
+    #: the title as context for embedding; None for notes that say ``title: ""``
+    embed_title: str | None = None
+    tags: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    frontmatter: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ChunkRecord:
+    """A chunk of a note, with the text its vector was made from."""
+
+    ord: int
+    heading: str
+    text: str
+    line: int
+    hash: str  # sha256 of the embedded text: vectors are keyed by it and the embedder
+
+
+@dataclass
+class LinkRecord:
+    target: str
+    heading: str | None
+    alias: str | None
+    embed: bool
+    line: int
+    resolved: str | None = None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Filters on what a search or listing may return. Empty means everything."""
+
+    kinds: tuple[str, ...] = ()
+    domains: tuple[str, ...] = ()
+    projects: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()  # vault-relative path prefixes
+    tags: tuple[str, ...] = ()  # a note must carry every one
+    since: str | None = None  # ISO date or datetime, inclusive
+    until: str | None = None
+    exclude_private: tuple[str, ...] = ()  # domain/project names never to return
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(
+            (self.kinds, self.domains, self.projects, self.folders, self.tags,
+             self.since, self.until, self.exclude_private)
+        )
+
+
+@dataclass(frozen=True)
+class KeywordHit:
+    chunk_id: int
+    note_id: int
+    score: float  # larger is better
+
+
+@dataclass(frozen=True)
+class VectorTable:
+    """Every vector of one embedder, loaded for brute-force cosine search."""
+
+    chunk_ids: npt.NDArray[np.int64]
+    note_ids: npt.NDArray[np.int64]
+    matrix: npt.NDArray[np.float32]
+    generation: int
+
+
+class IndexBackend(Protocol):
+    """What sync, retrieval and the graph need from an index."""
+
+    def generation(self) -> int: ...
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def note_states(self) -> dict[str, NoteState]: ...
+    def upsert_note(
+        self, note: NoteRecord, chunks: Sequence[ChunkRecord], links: Sequence[LinkRecord]
+    ) -> int: ...
+    def touch_note(self, path: str, mtime_ns: int, size: int) -> None: ...
+    def delete_notes(self, paths: Iterable[str]) -> None: ...
+    def all_links(self) -> list[tuple[int, str, str | None]]: ...
+    def set_link_targets(self, updates: Iterable[tuple[int, str | None]]) -> None: ...
+    def note_paths(self) -> list[str]: ...
+    def chunks_missing_vectors(
+        self, embedder: str
+    ) -> list[tuple[str, str | None, str, str]]: ...
+    def store_vectors(self, embedder: str, items: Sequence[tuple[str, bytes]]) -> None: ...
+    def drop_vectors_except(self, embedder: str) -> int: ...
+    def prune_vectors(self) -> int: ...
+    def vector_table(self, embedder: str) -> VectorTable: ...
+    def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[KeywordHit]: ...
+    def notes_in_scope(self, scope: Scope) -> set[int] | None: ...
+    def notes_by_id(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]: ...
+    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]: ...
+    def note_by_path(self, path: str) -> dict[str, Any] | None: ...
+    def links_from(self, note_id: int) -> list[dict[str, Any]]: ...
+    def links_to(self, note_id: int) -> list[dict[str, Any]]: ...
+    def edges(self) -> list[tuple[int, int]]: ...
+    def set_problems(self, path: str, reasons: Sequence[str]) -> None: ...
+    def clear_problems(self, paths: Iterable[str]) -> None: ...
+    def problems(self) -> list[tuple[str, str]]: ...
+    def stats(self) -> dict[str, Any]: ...
+    def tag_counts(self, scope: Scope | None = None) -> list[tuple[str, int]]: ...
+    def reset(self) -> None: ...
+    def close(self) -> None: ...
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChunkRecord",
+    "IndexBackend",
+    "KeywordHit",
+    "LinkRecord",
+    "NoteRecord",
+    "NoteState",
+    "Scope",
+    "VectorTable",
+]

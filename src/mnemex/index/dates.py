@@ -1,0 +1,43 @@
+"""Reading dates written in whatever format a note or dataset uses.
+
+Never raises: a date that cannot be read is ``None``, and the caller falls back
+(a note's date falls back to its file's mtime).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from dateutil import parser as _parser
+
+_DEFAULT = dt.datetime(2000, 1, 1)
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def parse_date(text: str) -> str | None:
+    """``"1:56 pm on 8 May, 2023"`` -> ``"2023-05-08T13:56:00"``; unreadable -> None.
+
+    Dates without a time give a date (``"2023-05-08"``); timezone-aware inputs keep
+    their offset.
+    """
+    raw = text.strip()
+    if not raw or not _HAS_DIGIT.search(raw) or len(raw) > 100:
+        return None
+    try:
+        value = dt.date.fromisoformat(raw)
+        return value.isoformat()
+    except ValueError:
+        pass
+    try:
+        parsed = _parser.parse(raw, fuzzy=True, default=_DEFAULT)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if parsed.year < 1 or parsed.year > 9999:
+        return None
+    if parsed.time() == dt.time(0) and parsed.tzinfo is None and ":" not in raw:
+        return parsed.date().isoformat()
+    return parsed.isoformat()
+
+
+__all__ = ["parse_date"]

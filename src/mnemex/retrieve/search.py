@@ -1,0 +1,307 @@
+"""Hybrid search: keyword (BM25) + vector + graph proximity, fused by weighted RRF.
+
+Each signal ranks chunks; ranks are collapsed to notes (a note ranks by its best
+chunk), then fused by weighted reciprocal rank:
+``score = sum(w_s / (k + rank_s))``. Recency and importance are optional
+additive signals. Weights come from measurement on LoCoMo, not from guesses:
+see ``docs/benchmarks.md`` and ``mnemex eval``.
+
+An answer is one hit per note with its best chunks as snippets, bounded by
+``k`` and by a token budget.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mnemex.brain import Brain
+from mnemex.index.backend import Scope
+from mnemex.retrieve.graph import proximity
+from mnemex.retrieve.tokens import estimate_tokens
+
+_TERM_RE = re.compile(r"\w+", re.UNICODE)
+
+#: Words that carry no meaning for keyword search. Without this list a question's
+#: "what", "did", "the" dominate an OR query's matches.
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself
+    yourselves""".split()
+)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each signal counts in the fusion (see docs/benchmarks.md for how chosen)."""
+
+    keyword: float = 1.0
+    vector: float = 1.0
+    graph: float = 0.25
+    recency: float = 0.0
+    importance: float = 0.0
+    rrf_k: float = 60.0
+    #: how many chunks each signal ranks before fusion
+    pool: int = 200
+    #: recency half-life in days
+    half_life_days: float = 30.0
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> Weights:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: type(getattr(cls(), k))(v) for k, v in settings.items() if k in known})
+
+
+@dataclass
+class Snippet:
+    heading: str
+    text: str
+    line: int
+
+
+@dataclass
+class Hit:
+    """One note that answers a query."""
+
+    path: str
+    title: str
+    score: float
+    kind: str
+    heading: str
+    snippet: str
+    why: dict[str, int]  # signal -> rank of this note in that signal (1 = first)
+    age_days: float | None
+    status: str | None
+    date: str | None
+    domain: str | None = None
+    project: str | None = None
+    snippets: list[Snippet] = field(default_factory=list)
+    tokens: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    total_tokens: int
+    truncated: bool  # some hits were left out to fit the token budget
+    timings: dict[str, float]
+    ranking: list[str] = field(default_factory=list)  # every ranked path, for evaluation
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "hits": [h.to_dict() for h in self.hits],
+            "total_tokens": self.total_tokens,
+            "truncated": self.truncated,
+            "timings": self.timings,
+        }
+
+
+def query_terms(query: str) -> list[str]:
+    """Lower-cased words of a query with stopwords dropped (kept if nothing else is left)."""
+    words = [w.lower() for w in _TERM_RE.findall(query)]
+    kept = [w for w in words if w not in STOPWORDS]
+    seen: dict[str, None] = {}
+    for w in kept or words:
+        seen.setdefault(w, None)
+    return list(seen)
+
+
+def _age_days(date: str | None, now: dt.datetime) -> float | None:
+    if not date:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(date)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return max(0.0, (now - when).total_seconds() / 86400)
+
+
+def _snippet(text: str, terms: list[str], width: int = 280) -> str:
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    lower = flat.lower()
+    first = min((i for t in terms if (i := lower.find(t)) >= 0), default=0)
+    start = max(0, first - width // 4)
+    end = min(len(flat), start + width)
+    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+
+
+def search(
+    brain: Brain,
+    query: str,
+    scope: Scope | None = None,
+    k: int = 10,
+    max_tokens: int | None = None,
+    weights: Weights | None = None,
+    signals: tuple[str, ...] = ("keyword", "vector", "graph"),
+    now: dt.datetime | None = None,
+    full_ranking: bool = False,
+) -> SearchResult:
+    """Find the notes that best answer ``query``.
+
+    Args:
+        brain: the opened brain (its index should be synced).
+        query: natural-language question or keywords.
+        scope: filters on kind, domain, project, folder, tags, dates.
+        k: at most this many hits.
+        max_tokens: at most this many tokens of hits in total (estimated offline).
+        weights: fusion weights; default from the vault's ``[search]`` settings.
+        signals: which signals to use (``keyword``, ``vector``, ``graph``).
+        now: the time ages are measured from.
+        full_ranking: also return every ranked note's path (for evaluation).
+    """
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    scope = scope or Scope()
+    private = tuple(sorted({"private", *brain.vault.settings.private}))
+    if not scope.exclude_private and not (set(scope.domains) | set(scope.projects)) & set(private):
+        # private domains and projects are only searched when named explicitly
+        scope = Scope(**{**asdict(scope), "exclude_private": private})
+    weights = weights or Weights.from_settings(brain.vault.settings.search)
+    backend = brain.backend
+    terms = query_terms(query)
+    ranks: dict[str, dict[int, int]] = {}
+    best_chunks: dict[int, list[tuple[float, int]]] = {}
+
+    def collect(signal: str, items: list[tuple[int, int, float]]) -> None:
+        # items: (chunk_id, note_id, score), best first
+        # snippets prefer what the vector signal ranked first, then keyword
+        bias = 0.0 if signal == "vector" else 0.5
+        note_rank: dict[int, int] = {}
+        for position, (chunk_id, note_id, _score) in enumerate(items):
+            if note_id not in note_rank:
+                note_rank[note_id] = len(note_rank) + 1
+            best_chunks.setdefault(note_id, []).append((position + bias, chunk_id))
+        ranks[signal] = note_rank
+
+    if "keyword" in signals and weights.keyword > 0:
+        t = time.perf_counter()
+        kw = backend.keyword_search(terms, scope, weights.pool)
+        collect("keyword", [(h.chunk_id, h.note_id, h.score) for h in kw])
+        timings["keyword_ms"] = (time.perf_counter() - t) * 1000
+
+    if "vector" in signals and weights.vector > 0:
+        t = time.perf_counter()
+        identity = backend.get_meta("embedder")
+        table = backend.vector_table(identity) if identity else None
+        if table is not None and len(table.chunk_ids):
+            qvec = brain.embedder.embed_query(query)
+            timings["embed_ms"] = (time.perf_counter() - t) * 1000
+            scores = table.matrix @ qvec
+            allowed = backend.notes_in_scope(scope)
+            if allowed is not None:
+                mask = np.isin(table.note_ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
+                scores = np.where(mask, scores, -np.inf)
+            n = min(weights.pool, int(np.isfinite(scores).sum()))
+            if n > 0:
+                top = np.argpartition(-scores, n - 1)[:n]
+                top = top[np.argsort(-scores[top], kind="stable")]
+                collect(
+                    "vector",
+                    [(int(table.chunk_ids[i]), int(table.note_ids[i]), float(scores[i])) for i in top],
+                )
+        timings["vector_ms"] = (time.perf_counter() - t) * 1000
+
+    fused: dict[int, float] = {}
+    for signal, note_rank in ranks.items():
+        w = getattr(weights, signal)
+        for note_id, rank in note_rank.items():
+            fused[note_id] = fused.get(note_id, 0.0) + w / (weights.rrf_k + rank)
+
+    if "graph" in signals and weights.graph > 0 and fused:
+        t = time.perf_counter()
+        seeds = [nid for nid, _ in sorted(fused.items(), key=lambda kv: -kv[1])[:5]]
+        near = proximity(backend, seeds, allowed=backend.notes_in_scope(scope))
+        if near:
+            graph_rank = {nid: i + 1 for i, nid in enumerate(near)}
+            ranks["graph"] = graph_rank
+            for note_id, rank in graph_rank.items():
+                fused[note_id] = fused.get(note_id, 0.0) + weights.graph / (weights.rrf_k + rank)
+        timings["graph_ms"] = (time.perf_counter() - t) * 1000
+
+    now = now or dt.datetime.now(dt.UTC)
+    order = sorted(fused.items(), key=lambda kv: -kv[1])
+    notes = backend.notes_by_id(nid for nid, _ in order[: max(k * 3, 50)])
+    if weights.recency > 0 or weights.importance > 0:
+        rescored = []
+        for nid, score in order:
+            note = notes.get(nid)
+            if note is not None:
+                age = _age_days(note["date"], now)
+                if weights.recency > 0 and age is not None:
+                    score += weights.recency / weights.rrf_k * 0.5 ** (age / weights.half_life_days)
+                if weights.importance > 0 and note["importance"] is not None:
+                    score += weights.importance / weights.rrf_k * float(note["importance"])
+            rescored.append((nid, score))
+        order = sorted(rescored, key=lambda kv: -kv[1])
+
+    result_ids = [nid for nid, _ in order[:k]]
+    chunk_ids = [cid for nid in result_ids for cid in _best_chunk_ids(best_chunks.get(nid, []))]
+    chunks = backend.chunks_by_id(chunk_ids)
+    hits: list[Hit] = []
+    total = 0
+    truncated = False
+    for nid, score in order[:k]:
+        note = notes.get(nid) or backend.notes_by_id([nid])[nid]
+        picked = [chunks[cid] for cid in _best_chunk_ids(best_chunks.get(nid, [])) if cid in chunks]
+        snippets = [Snippet(c["heading"], _snippet(c["text"], terms), c["line"]) for c in picked]
+        first = snippets[0] if snippets else Snippet("", "", 0)
+        hit = Hit(
+            path=note["path"],
+            title=note["title"],
+            score=round(score, 6),
+            kind=note["kind"],
+            heading=first.heading,
+            snippet=first.text,
+            why={signal: r[nid] for signal, r in ranks.items() if nid in r},
+            age_days=None if (a := _age_days(note["date"], now)) is None else round(a, 1),
+            status=note["status"],
+            date=note["date"],
+            domain=note["domain"],
+            project=note["project"],
+            snippets=snippets,
+        )
+        hit.tokens = estimate_tokens(" ".join([hit.title, hit.path, *(s.text for s in snippets)])) + 8
+        if max_tokens is not None and total + hit.tokens > max_tokens:
+            truncated = True
+            break
+        total += hit.tokens
+        hits.append(hit)
+    ranking: list[str] = []
+    if full_ranking:
+        paths = backend.notes_by_id(nid for nid, _ in order)
+        ranking = [paths[nid]["path"] for nid, _ in order if nid in paths]
+    timings["total_ms"] = (time.perf_counter() - started) * 1000
+    return SearchResult(query, hits, total, truncated, {k_: round(v, 2) for k_, v in timings.items()}, ranking)
+
+
+def _best_chunk_ids(candidates: list[tuple[float, int]], n: int = 2) -> list[int]:
+    picked: list[int] = []
+    for _, cid in sorted(candidates):
+        if cid not in picked:
+            picked.append(cid)
+            if len(picked) == n:
+                break
+    return picked
+
+
+__all__ = ["STOPWORDS", "Hit", "SearchResult", "Snippet", "Weights", "query_terms", "search"]

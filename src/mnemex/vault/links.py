@@ -1,0 +1,70 @@
+"""Resolving ``[[wikilinks]]`` to files, the way Obsidian does.
+
+A link names a file without its ``.md``, case-insensitively. When several files
+share that name the one with the shortest path wins (ties: alphabetical). A link
+with a folder part (``[[projects/alpha]]``) must match the end of the path.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+
+from mnemex.vault.vault import NOTE_SUFFIXES
+
+
+def _stem(rel: str) -> str:
+    name = rel.rsplit("/", 1)[-1]
+    lower = name.lower()
+    for suffix in NOTE_SUFFIXES:
+        if lower.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _strip_suffix(rel: str) -> str:
+    lower = rel.lower()
+    for suffix in NOTE_SUFFIXES:
+        if lower.endswith(suffix):
+            return rel[: -len(suffix)]
+    return rel
+
+
+class LinkResolver:
+    """Maps link targets to vault-relative note paths."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        by_name: dict[str, list[str]] = defaultdict(list)
+        self._paths: set[str] = set()
+        for rel in paths:
+            self._paths.add(rel.lower())
+            by_name[_stem(rel).lower()].append(rel)
+        self._by_name = {
+            name: sorted(rels, key=lambda r: (r.count("/"), len(r), r)) for name, rels in by_name.items()
+        }
+        self._exact = {_strip_suffix(r).lower(): r for rels in by_name.values() for r in rels}
+
+    def resolve(self, target: str, source: str | None = None) -> str | None:
+        """The path a link target points to, or None when it points nowhere."""
+        t = target.strip().replace("\\", "/")
+        if not t:
+            return source  # [[#Heading]] links to the note itself
+        t = _strip_suffix(t).lstrip("/")
+        if "/" in t:
+            if source is not None and (t.startswith("./") or t.startswith("../")):
+                t = posixpath.normpath(posixpath.join(posixpath.dirname(source), t))
+            hit = self._exact.get(t.lower())
+            if hit is not None:
+                return hit
+            suffix = "/" + t.lower()
+            candidates = self._by_name.get(t.rsplit("/", 1)[-1].lower(), [])
+            for rel in candidates:
+                if _strip_suffix(rel).lower().endswith(suffix):
+                    return rel
+            return None
+        candidates = self._by_name.get(t.lower())
+        return candidates[0] if candidates else None
+
+
+__all__ = ["LinkResolver"]

@@ -1,0 +1,276 @@
+"""The vault: a folder of markdown that is the single source of truth.
+
+Every write goes through :meth:`Vault.write_note`: the path must stay inside the
+vault, the write is atomic (a temporary file in the same folder, fsynced, then
+renamed over the target), and it never clobbers a file that changed since the
+writer read it: the caller passes the sha256 it read, and a mismatch is a
+:class:`~mnemex.errors.WriteConflict`. Check and rename happen under a lock
+file, so several processes writing at once cannot interleave.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from mnemex.config import Settings, load_settings
+from mnemex.errors import NoteNotFound, PathOutsideVault, ProtectedPath, VaultError, WriteConflict
+from mnemex.vault.layout import IGNORED_FOLDERS, LOCAL_DIR, PROTECTED_FOLDERS
+
+NOTE_SUFFIXES = (".md", ".markdown")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_text(text: str) -> str:
+    return sha256_bytes(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A note file seen while walking the vault."""
+
+    rel: str
+    path: Path
+    mtime_ns: int
+    size: int
+
+
+@dataclass(frozen=True)
+class NoteText:
+    """A note as read from disk, with the hash a later write must quote."""
+
+    rel: str
+    text: str
+    hash: str
+
+
+class Vault:
+    """A vault rooted at ``root``; cheap to construct (reads only ``mnemex.toml``)."""
+
+    def __init__(self, root: Path | str, settings: Settings | None = None) -> None:
+        self.root = Path(root).expanduser().resolve()
+        if not self.root.is_dir():
+            raise VaultError(f"vault folder {self.root} does not exist; create it with mnemex init")
+        self.settings = settings or load_settings(self.root)
+
+    def __repr__(self) -> str:
+        return f"Vault({str(self.root)!r})"
+
+    @property
+    def local_dir(self) -> Path:
+        """The machine-local, git-ignored folder (index, identity, locks)."""
+        path = self.root / LOCAL_DIR
+        path.mkdir(exist_ok=True)
+        return path
+
+    # -- paths ---------------------------------------------------------------
+
+    def rel_path(self, rel: str, note: bool = True) -> str:
+        """Normalise a vault-relative path; add ``.md`` to a note path that has no suffix.
+
+        Raises:
+            PathOutsideVault: absolute, ``..``-escaping, or a symlink that leads outside.
+        """
+        raw = rel.replace("\\", "/").strip()
+        if not raw:
+            raise PathOutsideVault("empty path")
+        if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":"):
+            raise PathOutsideVault(f"{rel}: absolute paths are refused; give a vault-relative path")
+        parts: list[str] = []
+        for part in PurePosixPath(raw).parts:
+            if part in ("", "."):
+                continue
+            if part == "..":
+                raise PathOutsideVault(f"{rel}: '..' is refused; paths stay inside the vault")
+            parts.append(part)
+        if not parts:
+            raise PathOutsideVault(f"{rel}: not a file path")
+        clean = "/".join(parts)
+        if note and not clean.lower().endswith(NOTE_SUFFIXES):
+            clean += ".md"
+        target = (self.root / clean).resolve()
+        if target != self.root and self.root not in target.parents:
+            raise PathOutsideVault(f"{rel}: resolves outside the vault (through a symlink)")
+        return clean
+
+    def abs_path(self, rel: str, note: bool = True) -> Path:
+        return self.root / self.rel_path(rel, note=note)
+
+    def check_writable(self, rel: str) -> None:
+        """Refuse the folders that only their own kind's tools may write.
+
+        Raises:
+            ProtectedPath: the path is under ``foundations/``, ``state/``, ... or ``.mnemex/``.
+        """
+        top = PurePosixPath(rel).parts[0]
+        if top in PROTECTED_FOLDERS or top == ".git":
+            raise ProtectedPath(
+                f"{rel}: {top}/ is written only by its own tools "
+                "(foundations, state, memories, health and facts each have theirs)"
+            )
+
+    # -- reading -------------------------------------------------------------
+
+    def read_note(self, rel: str) -> NoteText:
+        """Read a note's text and hash.
+
+        Raises:
+            NoteNotFound: no such file.
+            VaultError: the file is not UTF-8 text.
+        """
+        clean = self.rel_path(rel)
+        path = self.root / clean
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise NoteNotFound(f"{clean}: no such note") from None
+        except IsADirectoryError:
+            raise NoteNotFound(f"{clean}: is a folder, not a note") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise VaultError(f"{clean}: not UTF-8 text (byte {exc.start})") from None
+        return NoteText(clean, text, sha256_bytes(data))
+
+    def current_hash(self, rel: str) -> str | None:
+        path = self.root / self.rel_path(rel)
+        try:
+            return sha256_bytes(path.read_bytes())
+        except FileNotFoundError:
+            return None
+
+    def iter_files(self) -> Iterator[FileEntry]:
+        """Every note file, depth first, skipping ``.mnemex``, ``.git``, ``.obsidian``.
+
+        Symlinked folders are not followed (no loops, no escapes); a symlinked
+        file is yielded only when it points inside the vault.
+        """
+        stack = [self.root]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                name = entry.name
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if name not in IGNORED_FOLDERS:
+                            stack.append(Path(entry.path))
+                        continue
+                except OSError:
+                    continue
+                if not name.lower().endswith(NOTE_SUFFIXES):
+                    continue
+                rel = os.path.relpath(entry.path, self.root).replace(os.sep, "/")
+                try:
+                    st = entry.stat(follow_symlinks=True)
+                except OSError:
+                    # a dangling symlink or a loop: report it, do not stop the walk
+                    yield FileEntry(rel, Path(entry.path), -1, -1)
+                    continue
+                yield FileEntry(rel, Path(entry.path), st.st_mtime_ns, st.st_size)
+
+    # -- writing -------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def lock(self, name: str = "write") -> Iterator[None]:
+        """An exclusive advisory lock shared by every mnemex process on this vault."""
+        locks = self.local_dir / "locks"
+        locks.mkdir(exist_ok=True)
+        with (locks / f"{name}.lock").open("a") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def write_note(
+        self,
+        rel: str,
+        text: str,
+        expected_hash: str | None = None,
+        *,
+        overwrite: bool = False,
+        protected_ok: bool = False,
+    ) -> tuple[str, str]:
+        """Write a note atomically; returns ``(outcome, new_hash)``.
+
+        ``outcome`` is ``"created"``, ``"updated"`` or ``"unchanged"``.
+
+        Args:
+            rel: vault-relative path (``.md`` added when missing).
+            text: the whole new content.
+            expected_hash: sha256 of the version the caller read; required to
+                replace an existing file unless ``overwrite``.
+            overwrite: replace whatever is there (for files mnemex owns).
+            protected_ok: allow a kind's own folder; only that kind's tools pass it.
+
+        Raises:
+            PathOutsideVault, ProtectedPath, WriteConflict.
+        """
+        clean = self.rel_path(rel)
+        if not protected_ok:
+            self.check_writable(clean)
+        path = self.root / clean
+        data = text.encode("utf-8")
+        new_hash = sha256_bytes(data)
+        with self.lock():
+            current = self.current_hash(clean)
+            if current is not None and not overwrite and expected_hash != current:
+                raise WriteConflict(clean, expected_hash, current)
+            if current is None and expected_hash is not None:
+                raise WriteConflict(clean, expected_hash, None)
+            if current == new_hash:
+                return "unchanged", new_hash
+            atomic_write(path, data)
+        return ("created" if current is None else "updated"), new_hash
+
+    def delete_note(self, rel: str, expected_hash: str | None = None) -> None:
+        """Delete a note, refusing if it changed since it was read."""
+        clean = self.rel_path(rel)
+        self.check_writable(clean)
+        with self.lock():
+            current = self.current_hash(clean)
+            if current is None:
+                raise NoteNotFound(f"{clean}: no such note")
+            if expected_hash is not None and expected_hash != current:
+                raise WriteConflict(clean, expected_hash, current)
+            (self.root / clean).unlink()
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file and a rename (never half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+__all__ = [
+    "NOTE_SUFFIXES",
+    "FileEntry",
+    "NoteText",
+    "Vault",
+    "atomic_write",
+    "sha256_bytes",
+    "sha256_text",
+]

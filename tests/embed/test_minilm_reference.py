@@ -1,0 +1,105 @@
+"""The default embedder against reference all-MiniLM-L6-v2 vectors.
+
+tests/fixtures/minilm_reference.json holds vectors made by sentence-transformers
+with the original float32 torch model (scripts/reference_vectors.py, run in a
+separate venv). Ours is the int8 ONNX export, so vectors agree closely but not
+exactly. Measured (tokens, truncation, token_type_ids and pooling are identical
+to the reference; the rest is int8 weight rounding): mean cosine 0.99939,
+lowest 0.99896 on the shortest text ("hello world": 4 word pieces, so per-token
+error averages out least). Hence a per-text floor of 0.998 and a mean of 0.999.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mnemex.embed.minilm import MiniLMEmbedder
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "minilm_reference.json"
+PER_TEXT_MIN_COSINE = 0.998
+MEAN_MIN_COSINE = 0.999
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict:
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    data["matrix"] = np.asarray(data["vectors"], dtype=np.float32)
+    return data
+
+
+@pytest.fixture(scope="module")
+def embedder() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+@pytest.fixture(scope="module")
+def ours(embedder: MiniLMEmbedder, reference: dict) -> np.ndarray:
+    return embedder.embed_batch(reference["texts"])
+
+
+def test_reference_fixture_holds_one_unit_384_vector_per_text(reference: dict) -> None:
+    matrix = reference["matrix"]
+    assert matrix.shape == (len(reference["texts"]), 384)
+    assert len(reference["texts"]) >= 10
+    np.testing.assert_allclose(np.linalg.norm(matrix, axis=1), 1.0, atol=1e-4)
+
+
+def test_default_embedder_matches_the_reference_model_on_fixture_texts(
+    ours: np.ndarray, reference: dict
+) -> None:
+    cosines = (ours * reference["matrix"]).sum(axis=1)
+    low = {
+        text[:40]: round(float(c), 6)
+        for text, c in zip(reference["texts"], cosines)
+        if c < PER_TEXT_MIN_COSINE
+    }
+    assert not low, f"texts below cosine {PER_TEXT_MIN_COSINE}: {low}"
+    assert cosines.mean() >= MEAN_MIN_COSINE, f"mean cosine {cosines.mean():.6f}"
+
+
+def test_default_embedder_vectors_are_unit_length(ours: np.ndarray) -> None:
+    assert ours.dtype == np.float32
+    assert ours.shape[1] == 384
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_query_and_document_embedding_agree_for_the_same_text(
+    embedder: MiniLMEmbedder, reference: dict
+) -> None:
+    texts = reference["texts"]
+    documents = embedder.embed_documents(texts)
+    for i, text in enumerate(texts):
+        query = embedder.embed_query(text)
+        assert query.shape == (384,)
+        assert float(query @ documents[i]) >= 0.99999, text[:40]
+
+
+def test_a_text_gets_the_same_vector_alone_as_in_a_padded_batch(
+    embedder: MiniLMEmbedder, ours: np.ndarray, reference: dict
+) -> None:
+    for i, text in enumerate(reference["texts"]):
+        alone = embedder.embed_batch([text])[0]
+        np.testing.assert_allclose(alone, ours[i], atol=1e-5)
+
+
+def test_long_text_is_cut_at_256_word_pieces_like_the_reference(
+    embedder: MiniLMEmbedder, reference: dict
+) -> None:
+    longest = max(reference["texts"], key=len)
+    assert embedder.count_tokens(longest) == 256
+    # Past the cut, more text changes nothing: the reference truncates the same way.
+    extended = embedder.embed_query(longest + " and then some more words at the very end")
+    assert float(extended @ embedder.embed_query(longest)) >= 0.99999
+
+
+def test_unrelated_fixture_texts_are_less_similar_than_a_text_to_its_reference(
+    ours: np.ndarray, reference: dict
+) -> None:
+    cross = ours @ reference["matrix"].T
+    diagonal = np.diag(cross)
+    off = cross - np.eye(len(diagonal)) * 10
+    assert (diagonal > off.max(axis=1)).all()

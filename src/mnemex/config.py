@@ -51,7 +51,9 @@ def discover(start: Path) -> Path | None:
     return None
 
 
-def resolve_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> VaultLocation:
+def resolve_vault(
+    explicit: str | os.PathLike[str] | None = None, cwd: Path | None = None
+) -> VaultLocation:
     """Find the vault, following the order in this module's docstring.
 
     Raises:
@@ -73,7 +75,7 @@ def resolve_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | No
             return VaultLocation(Path(vault).expanduser().resolve(), "user-default")
     raise ConfigError(
         "no vault found: pass --vault PATH, set MNEMEX_VAULT, run inside a vault, "
-        f"or set vault = \"...\" in {config}; create one with `mnemex init PATH`"
+        f'or set vault = "..." in {config}; create one with `mnemex init PATH`'
     )
 
 

@@ -57,7 +57,9 @@ class Embedder:
         batch: list[int] = []
         chars = 0
         for i in order:
-            if batch and (len(batch) >= self.batch_size or chars + len(texts[i]) > self.batch_chars):
+            if batch and (
+                len(batch) >= self.batch_size or chars + len(texts[i]) > self.batch_chars
+            ):
                 out[batch] = self.embed_batch([texts[j] for j in batch])
                 if progress is not None:
                     progress(len(batch))
@@ -71,7 +73,8 @@ class Embedder:
 
     def embed_query(self, text: str) -> Vectors:
         """Embed one query; a 1-D normalised vector."""
-        return self.embed_batch([text])[0]
+        vector: Vectors = self.embed_batch([text])[0]
+        return vector
 
 
 def normalise(matrix: npt.NDArray[Any]) -> Vectors:
@@ -79,7 +82,8 @@ def normalise(matrix: npt.NDArray[Any]) -> Vectors:
     m = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (m / norms).astype(np.float32, copy=False)
+    out: Vectors = (m / norms).astype(np.float32, copy=False)
+    return out
 
 
 EmbedderFactory = Callable[[dict[str, Any]], Embedder]

@@ -52,7 +52,7 @@ class OpenAIEmbedder(Embedder):
         base_url = settings.get("base_url")
         model = settings.get("model")
         if not base_url or not model:
-            raise ConfigError("[embedder] name = \"openai\" needs base_url and model")
+            raise ConfigError('[embedder] name = "openai" needs base_url and model')
         key_env = str(settings.get("api_key_env", "OPENAI_API_KEY"))
         return cls(
             str(base_url),
@@ -73,13 +73,15 @@ class OpenAIEmbedder(Embedder):
             f"{self.base_url}/embeddings", data=body, headers=headers, method="POST"
         )
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 payload = json.loads(response.read())
         except urllib.error.HTTPError as exc:
             detail = exc.read()[:300].decode("utf-8", "replace")
             raise EmbedderError(f"{self.base_url}: HTTP {exc.code}: {detail}") from exc
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            raise EmbedderError(f"{self.base_url}: cannot reach the embedding server ({exc})") from exc
+            raise EmbedderError(
+                f"{self.base_url}: cannot reach the embedding server ({exc})"
+            ) from exc
         except json.JSONDecodeError as exc:
             raise EmbedderError(f"{self.base_url}: answer is not JSON ({exc})") from exc
         try:

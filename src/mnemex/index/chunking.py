@@ -55,7 +55,11 @@ def _split_long(text: str, cap: int = MAX_CHARS) -> list[str]:
         else:
             current = f"{current} {sentence}" if current else sentence
     if current:
-        if pieces and len(current) < MIN_SPLIT_CHARS and len(pieces[-1]) + len(current) < cap * 1.25:
+        if (
+            pieces
+            and len(current) < MIN_SPLIT_CHARS
+            and len(pieces[-1]) + len(current) < cap * 1.25
+        ):
             pieces[-1] = f"{pieces[-1]} {current}"
         else:
             pieces.append(current)

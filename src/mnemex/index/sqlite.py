@@ -9,6 +9,7 @@ is one 150 MB matrix product of a few milliseconds, exact, with no ANN to tune.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -124,10 +125,8 @@ class SQLiteIndex:
 
     def _ensure_schema(self) -> None:
         row = None
-        try:
+        with contextlib.suppress(sqlite3.OperationalError):  # a new file has no meta table
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        except sqlite3.OperationalError:
-            pass
         if row is not None and int(row[0]) != SCHEMA_VERSION:
             self._drop_all()
         self._db.executescript(_SCHEMA)
@@ -137,7 +136,16 @@ class SQLiteIndex:
         self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
 
     def _drop_all(self) -> None:
-        for table in ("chunks_fts", "tags", "links", "vectors", "chunks", "notes", "problems", "meta"):
+        for table in (
+            "chunks_fts",
+            "tags",
+            "links",
+            "vectors",
+            "chunks",
+            "notes",
+            "problems",
+            "meta",
+        ):
             self._db.execute(f"DROP TABLE IF EXISTS {table}")
 
     def reset(self) -> None:
@@ -182,8 +190,18 @@ class SQLiteIndex:
 
     def _note_params(self, note: NoteRecord) -> tuple[Any, ...]:
         return (
-            note.title, note.kind, note.domain, note.project, note.type, note.status, note.date,
-            note.importance, note.embed_title, note.hash, note.mtime_ns, note.size,
+            note.title,
+            note.kind,
+            note.domain,
+            note.project,
+            note.type,
+            note.status,
+            note.date,
+            note.importance,
+            note.embed_title,
+            note.hash,
+            note.mtime_ns,
+            note.size,
             json.dumps(note.aliases, ensure_ascii=False),
             json.dumps(note.frontmatter, ensure_ascii=False, default=str),
             json.dumps(note.warnings, ensure_ascii=False),
@@ -200,8 +218,8 @@ class SQLiteIndex:
                 if row is None:
                     cur = db.execute(
                         "INSERT INTO notes(title, kind, domain, project, type, status, date,"
-                        " importance, embed_title, hash, mtime_ns, size, aliases, frontmatter, warnings,"
-                        " path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " importance, embed_title, hash, mtime_ns, size, aliases, frontmatter,"
+                        " warnings, path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         (*self._note_params(note), note.path),
                     )
                     note_id = int(cur.lastrowid or 0)
@@ -209,8 +227,8 @@ class SQLiteIndex:
                     note_id = int(row[0])
                     db.execute(
                         "UPDATE notes SET title=?, kind=?, domain=?, project=?, type=?, status=?,"
-                        " date=?, importance=?, embed_title=?, hash=?, mtime_ns=?, size=?, aliases=?,"
-                        " frontmatter=?, warnings=? WHERE id=?",
+                        " date=?, importance=?, embed_title=?, hash=?, mtime_ns=?, size=?,"
+                        " aliases=?, frontmatter=?, warnings=? WHERE id=?",
                         (*self._note_params(note), note_id),
                     )
                     self._delete_children(note_id)
@@ -227,8 +245,18 @@ class SQLiteIndex:
                 db.executemany(
                     "INSERT INTO links(src_id, target, heading, alias, embed, line, dst_path)"
                     " VALUES (?,?,?,?,?,?,?)",
-                    [(note_id, lk.target, lk.heading, lk.alias, int(lk.embed), lk.line, lk.resolved)
-                     for lk in links],
+                    [
+                        (
+                            note_id,
+                            lk.target,
+                            lk.heading,
+                            lk.alias,
+                            int(lk.embed),
+                            lk.line,
+                            lk.resolved,
+                        )
+                        for lk in links
+                    ],
                 )
                 db.executemany(
                     "INSERT INTO tags(note_id, tag) VALUES (?, ?)",
@@ -477,8 +505,12 @@ class SQLiteIndex:
         note = dict(row)
         for key in ("aliases", "frontmatter", "warnings"):
             note[key] = json.loads(note[key])
-        note["tags"] = [r[0] for r in self._db.execute(
-            "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note["id"],))]
+        note["tags"] = [
+            r[0]
+            for r in self._db.execute(
+                "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note["id"],)
+            )
+        ]
         return note
 
     # -- problems, stats -----------------------------------------------------
@@ -495,16 +527,25 @@ class SQLiteIndex:
             self._db.executemany("DELETE FROM problems WHERE path=?", [(p,) for p in paths])
 
     def problems(self) -> list[tuple[str, str]]:
-        return [(r[0], r[1]) for r in self._db.execute(
-            "SELECT path, reason FROM problems ORDER BY path, rowid")]
+        return [
+            (r[0], r[1])
+            for r in self._db.execute("SELECT path, reason FROM problems ORDER BY path, rowid")
+        ]
 
     def stats(self) -> dict[str, Any]:
         db = self._db
-        count = lambda sql: int(db.execute(sql).fetchone()[0])  # noqa: E731
-        by_kind = {r[0]: r[1] for r in db.execute(
-            "SELECT kind, count(*) FROM notes GROUP BY kind ORDER BY kind")}
-        by_embedder = {r[0]: r[1] for r in db.execute(
-            "SELECT embedder, count(*) FROM vectors GROUP BY embedder")}
+
+        def count(sql: str) -> int:
+            return int(db.execute(sql).fetchone()[0])
+
+        by_kind = {
+            r[0]: r[1]
+            for r in db.execute("SELECT kind, count(*) FROM notes GROUP BY kind ORDER BY kind")
+        }
+        by_embedder = {
+            r[0]: r[1]
+            for r in db.execute("SELECT embedder, count(*) FROM vectors GROUP BY embedder")
+        }
         return {
             "notes": count("SELECT count(*) FROM notes"),
             "chunks": count("SELECT count(*) FROM chunks"),

@@ -90,7 +90,9 @@ def build_records(
         title=parsed.title,
         kind=where.kind,
         domain=where.domain,
-        project=where.project if where.project else (str(fm["project"]) if fm.get("project") else None),
+        project=where.project
+        if where.project
+        else (str(fm["project"]) if fm.get("project") else None),
         type=str(fm["type"]) if fm.get("type") else None,
         status=str(fm["status"]) if fm.get("status") else None,
         date=_note_date(fm, entry.mtime_ns),
@@ -110,10 +112,10 @@ def build_records(
     chunks = []
     for piece in pieces:
         etext = embed_text(note.embed_title, piece.heading, piece.text)
-        chunks.append(ChunkRecord(piece.ord, piece.heading, piece.text, piece.line, sha256_text(etext)))
-    links = [
-        LinkRecord(lk.target, lk.heading, lk.alias, lk.embed, lk.line) for lk in parsed.links
-    ]
+        chunks.append(
+            ChunkRecord(piece.ord, piece.heading, piece.text, piece.line, sha256_text(etext))
+        )
+    links = [LinkRecord(lk.target, lk.heading, lk.alias, lk.embed, lk.line) for lk in parsed.links]
     return note, chunks, links
 
 
@@ -268,7 +270,10 @@ class Indexer:
             vectors = embedder.embed_documents(texts[start : start + step], progress=tick)
             backend.store_vectors(
                 embedder.identity,
-                [(h, v.tobytes()) for h, v in zip(hashes[start : start + step], vectors, strict=True)],
+                [
+                    (h, v.tobytes())
+                    for h, v in zip(hashes[start : start + step], vectors, strict=True)
+                ],
             )
         return len(texts)
 

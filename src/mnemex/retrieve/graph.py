@@ -89,7 +89,9 @@ def backlinks(backend: IndexBackend, path: str) -> list[dict[str, Any]]:
     return backend.links_to(int(note["id"]))
 
 
-def connected(backend: IndexBackend, path: str, depth: int = 2, limit: int = 50) -> list[dict[str, Any]]:
+def connected(
+    backend: IndexBackend, path: str, depth: int = 2, limit: int = 50
+) -> list[dict[str, Any]]:
     """Notes within ``depth`` hops (either direction), nearest first, with the direction."""
     note = _note(backend, path)
     adj = adjacency(backend)
@@ -127,9 +129,14 @@ def overview(backend: IndexBackend, top: int = 20) -> dict[str, Any]:
     all_ids = backend.notes_by_id(_all_note_ids(backend))
     degree = Counter({n: len(adj.neighbours(n)) for n in all_ids})
     hubs = [
-        {"path": all_ids[n]["path"], "title": all_ids[n]["title"], "degree": d,
-         "backlinks": len(adj.into.get(n, set()))}
-        for n, d in degree.most_common(top) if d > 0
+        {
+            "path": all_ids[n]["path"],
+            "title": all_ids[n]["title"],
+            "degree": d,
+            "backlinks": len(adj.into.get(n, set())),
+        }
+        for n, d in degree.most_common(top)
+        if d > 0
     ]
     orphans = sorted(all_ids[n]["path"] for n, d in degree.items() if d == 0)
     by_type = Counter((meta["type"] or meta["kind"]) for meta in all_ids.values())

@@ -13,7 +13,6 @@ An answer is one hit per note with its best chunks as snippets, bounded by
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 import time
 from dataclasses import asdict, dataclass, field
@@ -31,14 +30,134 @@ _TERM_RE = re.compile(r"\w+", re.UNICODE)
 #: Words that carry no meaning for keyword search. Without this list a question's
 #: "what", "did", "the" dominate an OR query's matches.
 STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself
-    yourselves""".split()
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+    ]
 )
 
 
@@ -59,7 +178,7 @@ class Weights:
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Weights:
-        known = {f for f in cls.__dataclass_fields__}
+        known = set(cls.__dataclass_fields__)
         return cls(**{k: type(getattr(cls(), k))(v) for k, v in settings.items() if k in known})
 
 
@@ -209,7 +328,9 @@ def search(
             scores = table.matrix @ qvec
             allowed = backend.notes_in_scope(scope)
             if allowed is not None:
-                mask = np.isin(table.note_ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
+                mask = np.isin(
+                    table.note_ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+                )
                 scores = np.where(mask, scores, -np.inf)
             n = min(weights.pool, int(np.isfinite(scores).sum()))
             if n > 0:
@@ -217,7 +338,10 @@ def search(
                 top = top[np.argsort(-scores[top], kind="stable")]
                 collect(
                     "vector",
-                    [(int(table.chunk_ids[i]), int(table.note_ids[i]), float(scores[i])) for i in top],
+                    [
+                        (int(table.chunk_ids[i]), int(table.note_ids[i]), float(scores[i]))
+                        for i in top
+                    ],
                 )
         timings["vector_ms"] = (time.perf_counter() - t) * 1000
 
@@ -280,7 +404,9 @@ def search(
             project=note["project"],
             snippets=snippets,
         )
-        hit.tokens = estimate_tokens(" ".join([hit.title, hit.path, *(s.text for s in snippets)])) + 8
+        hit.tokens = (
+            estimate_tokens(" ".join([hit.title, hit.path, *(s.text for s in snippets)])) + 8
+        )
         if max_tokens is not None and total + hit.tokens > max_tokens:
             truncated = True
             break
@@ -291,7 +417,9 @@ def search(
         paths = backend.notes_by_id(nid for nid, _ in order)
         ranking = [paths[nid]["path"] for nid, _ in order if nid in paths]
     timings["total_ms"] = (time.perf_counter() - started) * 1000
-    return SearchResult(query, hits, total, truncated, {k_: round(v, 2) for k_, v in timings.items()}, ranking)
+    return SearchResult(
+        query, hits, total, truncated, {k_: round(v, 2) for k_, v in timings.items()}, ranking
+    )
 
 
 def _best_chunk_ids(candidates: list[tuple[float, int]], n: int = 2) -> list[int]:

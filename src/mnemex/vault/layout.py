@@ -96,9 +96,7 @@ def placement(rel: str) -> Placement:
 
 
 def _run_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", *args], cwd=root, capture_output=True, text=True, check=False
-    )
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
 
 
 def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
@@ -140,7 +138,9 @@ def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
     missing = [w for w in wanted if w not in existing]
     if missing:
         block = "\n".join(["# mnemex: machine-local and private, never synced", *missing]) + "\n"
-        prefix = "" if not existing or gitignore.read_text(encoding="utf-8").endswith("\n") else "\n"
+        prefix = (
+            "" if not existing or gitignore.read_text(encoding="utf-8").endswith("\n") else "\n"
+        )
         with gitignore.open("a", encoding="utf-8") as fh:
             fh.write(prefix + block)
         report.add("updated" if existing else "created", ".gitignore")

@@ -3,6 +3,10 @@
 A link names a file without its ``.md``, case-insensitively. When several files
 share that name the one with the shortest path wins (ties: alphabetical). A link
 with a folder part (``[[projects/alpha]]``) must match the end of the path.
+
+One addition to Obsidian's rule: when no file has the name, a link whose slug
+matches a file's slug resolves to it, because mnemex names its own pages by
+slug: ``[[Priya Raman]]`` finds ``priya-raman.md``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 
+from mnemex.vault.layout import slugify
 from mnemex.vault.vault import NOTE_SUFFIXES
 
 
@@ -41,9 +46,13 @@ class LinkResolver:
             self._paths.add(rel.lower())
             by_name[_stem(rel).lower()].append(rel)
         self._by_name = {
-            name: sorted(rels, key=lambda r: (r.count("/"), len(r), r)) for name, rels in by_name.items()
+            name: sorted(rels, key=lambda r: (r.count("/"), len(r), r))
+            for name, rels in by_name.items()
         }
         self._exact = {_strip_suffix(r).lower(): r for rels in by_name.values() for r in rels}
+        self._by_slug: dict[str, str] = {}
+        for name in sorted(self._by_name, key=lambda n: self._by_name[n][0]):
+            self._by_slug.setdefault(slugify(name), self._by_name[name][0])
 
     def resolve(self, target: str, source: str | None = None) -> str | None:
         """The path a link target points to, or None when it points nowhere."""
@@ -63,8 +72,10 @@ class LinkResolver:
                 if _strip_suffix(rel).lower().endswith(suffix):
                     return rel
             return None
-        candidates = self._by_name.get(t.lower())
-        return candidates[0] if candidates else None
+        named = self._by_name.get(t.lower())
+        if named:
+            return named[0]
+        return self._by_slug.get(slugify(t))
 
 
 __all__ = ["LinkResolver"]

@@ -197,7 +197,7 @@ def parse_note(text: str, path: str = "") -> ParsedNote:
     frontmatter: dict[str, Any] = {}
     if fm_text is not None and fm_text.strip():
         try:
-            loaded = yaml.load(fm_text, Loader=_Loader)  # noqa: S506 - a safe loader
+            loaded = yaml.load(fm_text, Loader=_Loader)
         except yaml.YAMLError as exc:
             # context_mark is where the broken construct began (the "[" never closed);
             # problem_mark is where the parser gave up, often the next line

@@ -1,0 +1,22 @@
+"""The ``mnemex`` command: a thin shell over the library.
+
+Each command parses its options, calls one library function, and prints the
+result as text or, with ``--json``, as JSON. Library errors
+(:class:`~mnemex.errors.MnemexError`) become a one-line message and exit code
+1; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+from mnemex.cli.app import cli
+
+
+def main() -> None:
+    """Entry point of the ``mnemex`` console script."""
+    cli(prog_name="mnemex")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+__all__ = ["cli", "main"]

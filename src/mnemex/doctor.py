@@ -1,0 +1,122 @@
+"""``mnemex doctor``: is the brain healthy enough to trust?
+
+Checks that the vault is found (and how), the settings parse, the index exists
+and is fresh against the files, the embedder loads and answers, and lists
+files that could not be indexed. Each check is ``ok``, ``warn`` or ``fail``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from mnemex.brain import Brain
+from mnemex.errors import MnemexError
+
+
+@dataclass
+class Check:
+    name: str
+    status: str  # ok | warn | fail
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "status": self.status, "detail": self.detail}
+
+
+def diagnose(brain: Brain, load_embedder: bool = True) -> dict[str, Any]:
+    """Run every check; never raises for a problem it can describe."""
+    checks: list[Check] = []
+    vault = brain.vault
+    checks.append(Check("vault", "ok", f"{vault.root} ({brain.location.source})"))
+    checks.append(
+        Check(
+            "settings",
+            "ok",
+            f"format {vault.settings.format}, domains "
+            f"{', '.join(vault.settings.domains)}, embedder {vault.settings.embedder_name}",
+        )
+    )
+    backend = brain.backend
+    stats = backend.stats()
+    states = backend.note_states()
+    stale = 0
+    files = 0
+    for entry in vault.iter_files():
+        files += 1
+        state = states.pop(entry.rel, None)
+        if state is None or state.mtime_ns != entry.mtime_ns or state.size != entry.size:
+            stale += 1
+    stale += len(states)  # indexed notes whose files are gone
+    problems = backend.problems()
+    unindexable = sum(1 for _, reason in problems if not reason.startswith("warning:"))
+    stale = max(0, stale - unindexable)
+    if stats["notes"] == 0 and files:
+        checks.append(
+            Check("index", "fail", f"empty, but the vault has {files} notes: run `mnemex index`")
+        )
+    elif stale:
+        checks.append(
+            Check(
+                "index", "warn", f"{stale} file(s) changed since the last sync: run `mnemex index`"
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                "index",
+                "ok",
+                f"fresh: {stats['notes']} notes, {stats['chunks']} chunks, "
+                f"last sync {stats['last_sync'] or 'never'}",
+            )
+        )
+    vectors = sum(stats["vectors"].values()) if stats["vectors"] else 0
+    if stats["chunks"] and vectors < stats["chunks"]:
+        checks.append(Check("vectors", "warn", f"{vectors} vectors for {stats['chunks']} chunks"))
+    if load_embedder:
+        try:
+            started = time.perf_counter()
+            vec = brain.embedder.embed_query("mnemex doctor")
+            ms = (time.perf_counter() - started) * 1000
+            checks.append(
+                Check(
+                    "embedder",
+                    "ok",
+                    f"{brain.embedder.identity}, {len(vec)} dimensions, "
+                    f"loaded and answered in {ms:.0f} ms",
+                )
+            )
+            if stats["embedder"] and stats["embedder"] != brain.embedder.identity:
+                checks.append(
+                    Check(
+                        "embedder",
+                        "warn",
+                        f"index was embedded with {stats['embedder']}; `mnemex index` re-embeds",
+                    )
+                )
+        except MnemexError as exc:
+            checks.append(Check("embedder", "fail", str(exc)))
+    if unindexable:
+        checks.append(
+            Check("files", "warn", f"{unindexable} file(s) could not be indexed (listed below)")
+        )
+    warned = len(problems) - unindexable
+    if warned:
+        checks.append(
+            Check("frontmatter", "warn", f"{warned} note(s) read with warnings (listed below)")
+        )
+    worst = (
+        "fail"
+        if any(c.status == "fail" for c in checks)
+        else ("warn" if any(c.status == "warn" for c in checks) else "ok")
+    )
+    return {
+        "status": worst,
+        "checks": [c.to_dict() for c in checks],
+        "counts": {k: stats[k] for k in ("notes", "chunks", "links", "unresolved_links", "tags")},
+        "problems": [{"path": p, "reason": r} for p, r in problems],
+    }
+
+
+__all__ = ["Check", "diagnose"]

@@ -1,0 +1,143 @@
+"""Adding and reading notes: the generic page operations on knowledge and user notes.
+
+Foundations, state, memories, health and facts have write rules of their own
+and their own functions; these refuse them (see :data:`mnemex.vault.PROTECTED_FOLDERS`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mnemex.brain import Brain
+from mnemex.errors import NoteNotFound, VaultError
+from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
+from mnemex.vault import check_name, parse_note, render_note, slugify
+
+#: note kind -> folder (``{domain}`` is filled in); "note" is the user's own notes.
+NOTE_KINDS = {
+    "note": "notes",
+    "entity": "wiki/{domain}/entities",
+    "concept": "wiki/{domain}/concepts",
+    "summary": "wiki/{domain}/summaries",
+}
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class AddedNote:
+    path: str
+    outcome: str  # created | updated | unchanged
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "outcome": self.outcome, "hash": self.hash}
+
+
+def add_note(
+    brain: Brain,
+    body: str,
+    *,
+    kind: str = "note",
+    title: str | None = None,
+    tags: list[str] | None = None,
+    domain: str | None = None,
+    path: str | None = None,
+) -> AddedNote:
+    """Write a new note with frontmatter; never replaces an existing file.
+
+    Raises:
+        VaultError: unknown kind or domain, or a file already exists at the path.
+    """
+    if kind not in NOTE_KINDS:
+        raise VaultError(
+            f"unknown kind {kind!r}: note add writes {', '.join(NOTE_KINDS)}; "
+            "memories, state, foundations and facts have their own commands"
+        )
+    parsed = parse_note(body)
+    title = (title or "").strip() or (parsed.title if parsed.title != "untitled" else "")
+    if not title:
+        first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "untitled")
+        title = first[:60]
+    domain = domain or brain.vault.settings.domains[0]
+    check_name(domain, "domain")
+    if kind != "note" and domain not in brain.vault.settings.domains:
+        raise VaultError(
+            f"unknown domain {domain!r}; the vault's domains are "
+            f"{', '.join(brain.vault.settings.domains)} (add it to mnemex.toml)"
+        )
+    rel = path or f"{NOTE_KINDS[kind].format(domain=domain)}/{slugify(title)}.md"
+    stamp = now_iso()
+    frontmatter: dict[str, Any] = {**parsed.frontmatter}
+    frontmatter.setdefault("type", kind)
+    frontmatter.setdefault("title", title)
+    all_tags = [*(frontmatter.get("tags") or []), *(tags or [])]
+    if all_tags:
+        frontmatter["tags"] = list(dict.fromkeys(t.lstrip("#") for t in all_tags))
+    frontmatter.setdefault("created", stamp)
+    frontmatter.setdefault("updated", stamp)
+    text = render_note(frontmatter, parsed.body if parsed.frontmatter else body)
+    if not text.endswith("\n"):
+        text += "\n"
+    outcome, digest = brain.vault.write_note(rel, text)
+    return AddedNote(brain.vault.rel_path(rel), outcome, digest)
+
+
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def select_section(body: str, heading: str) -> str:
+    """The part of ``body`` under ``heading`` (case-insensitive), up to the next heading
+    of the same or a higher level.
+
+    Raises:
+        NoteNotFound: no such heading; the message lists the headings there are.
+    """
+    lines = body.split("\n")
+    found: list[str] = []
+    start = level = None
+    for i, line in enumerate(lines):
+        m = _HEADING_RE.match(line)
+        if not m:
+            continue
+        found.append(m.group(2))
+        if start is None and m.group(2).strip().lower() == heading.strip().lower():
+            start, level = i, len(m.group(1))
+        elif start is not None and level is not None and len(m.group(1)) <= level:
+            return "\n".join(lines[start:i]).strip() + "\n"
+    if start is None:
+        listed = "; ".join(found) or "none"
+        raise NoteNotFound(f"no section {heading!r}; headings: {listed}")
+    return "\n".join(lines[start:]).strip() + "\n"
+
+
+def read_note(
+    brain: Brain, path: str, *, section: str | None = None, max_tokens: int | None = None
+) -> dict[str, Any]:
+    """A note's frontmatter, body (or one section), links, tags and hash."""
+    note = brain.vault.read_note(path)
+    parsed = parse_note(note.text, note.rel)
+    body = select_section(parsed.body, section) if section else parsed.body
+    truncated = False
+    if max_tokens is not None:
+        body, truncated = trim_to_tokens(body, max_tokens)
+    return {
+        "path": note.rel,
+        "title": parsed.title,
+        "hash": note.hash,
+        "frontmatter": parsed.frontmatter,
+        "tags": parsed.tags,
+        "links": [link.raw for link in parsed.links],
+        "warnings": parsed.warnings,
+        "content": body,
+        "tokens": estimate_tokens(body),
+        "truncated": truncated,
+    }
+
+
+__all__ = ["NOTE_KINDS", "AddedNote", "add_note", "read_note", "select_section"]

@@ -29,7 +29,6 @@ STANDARD_CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
 _SESSION_RE = re.compile(r"session_(\d+)")
-_CANONICAL_RE = re.compile(r"D[1-9]\d*:[1-9]\d*")
 # "D1:3", "D:11:26", "D30:05", "D8:6; D9:17": a D, an optional stray colon, two numbers
 _EVIDENCE_RE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
 

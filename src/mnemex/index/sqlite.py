@@ -95,6 +95,11 @@ CREATE TABLE IF NOT EXISTS problems (path TEXT NOT NULL, reason TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS problems_path ON problems(path);
 """
 
+# A note's date: its own, else its file's mtime (UTC, ISO 8601, seconds).
+NOTE_DATE = (
+    "coalesce({a}.date, strftime('%Y-%m-%dT%H:%M:%S+00:00', {a}.mtime_ns / 1e9, 'unixepoch'))"
+)
+
 # bm25 column weights: title, heading, text (chosen with `mnemex eval`, see docs/benchmarks.md)
 BM25_WEIGHTS = (2.0, 1.0, 1.0)
 
@@ -429,11 +434,12 @@ class SQLiteIndex:
                 " AND (lower(t.tag) = lower(?) OR lower(t.tag) LIKE lower(?) || '/%'))"
             )
             params.extend([tag.lstrip("#"), tag.lstrip("#")])
+        date = NOTE_DATE.format(a=alias)
         if scope.since:
-            clauses.append(f"{alias}.date >= ?")
+            clauses.append(f"{date} >= ?")
             params.append(scope.since)
         if scope.until:
-            clauses.append(f"substr({alias}.date, 1, ?) <= ?")
+            clauses.append(f"substr({date}, 1, ?) <= ?")
             params.extend([len(scope.until), scope.until])
         if scope.exclude_private:
             marks = ",".join("?" * len(scope.exclude_private))
@@ -474,8 +480,9 @@ class SQLiteIndex:
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             rows = self._db.execute(
-                "SELECT id, path, title, kind, domain, project, type, status, date, importance,"
-                f" hash, mtime_ns FROM notes WHERE id IN ({','.join('?' * len(part))})",
+                "SELECT id, path, title, kind, domain, project, type, status, importance, hash,"
+                f" mtime_ns, {NOTE_DATE.format(a='notes')} AS date FROM notes"
+                f" WHERE id IN ({','.join('?' * len(part))})",
                 part,
             )
             out.update({r["id"]: dict(r) for r in rows})
@@ -496,8 +503,9 @@ class SQLiteIndex:
 
     def note_by_path(self, path: str) -> dict[str, Any] | None:
         row = self._db.execute(
-            "SELECT id, path, title, kind, domain, project, type, status, date, importance, hash,"
-            " mtime_ns, aliases, frontmatter, warnings FROM notes WHERE path=?",
+            "SELECT id, path, title, kind, domain, project, type, status, importance, hash,"
+            f" mtime_ns, aliases, frontmatter, warnings, {NOTE_DATE.format(a='notes')} AS date"
+            " FROM notes WHERE path=?",
             (path,),
         ).fetchone()
         if row is None:

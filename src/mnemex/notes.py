@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mnemex.brain import Brain
-from mnemex.errors import NoteNotFound, VaultError
+from mnemex.errors import NoteNotFound, VaultError, WriteConflict
 from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
 from mnemex.vault import check_name, parse_note, render_note, slugify
 
@@ -84,8 +84,15 @@ def add_note(
     text = render_note(frontmatter, parsed.body if parsed.frontmatter else body)
     if not text.endswith("\n"):
         text += "\n"
-    outcome, digest = brain.vault.write_note(rel, text)
-    return AddedNote(brain.vault.rel_path(rel), outcome, digest)
+    clean = brain.vault.rel_path(rel)
+    try:
+        outcome, digest = brain.vault.write_note(clean, text)
+    except WriteConflict:
+        raise VaultError(
+            f"a note already exists at {clean}; choose another --title or --path "
+            "(note add never replaces a note)"
+        ) from None
+    return AddedNote(clean, outcome, digest)
 
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

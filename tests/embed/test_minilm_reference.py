@@ -54,7 +54,7 @@ def test_default_embedder_matches_the_reference_model_on_fixture_texts(
     cosines = (ours * reference["matrix"]).sum(axis=1)
     low = {
         text[:40]: round(float(c), 6)
-        for text, c in zip(reference["texts"], cosines)
+        for text, c in zip(reference["texts"], cosines, strict=True)
         if c < PER_TEXT_MIN_COSINE
     }
     assert not low, f"texts below cosine {PER_TEXT_MIN_COSINE}: {low}"

@@ -6,13 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write
 
+from conftest import write
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.index.sync import MAX_NOTE_BYTES
 from mnemex.vault import Vault
-
 
 DUMP_QUERIES = {
     "notes": "SELECT path, title, kind, domain, project, type, date, hash, embed_title, aliases,"
@@ -42,8 +41,14 @@ def test_sync_indexes_new_notes_and_a_second_sync_changes_nothing(brain: Brain) 
     assert (first.report.created, first.report.failed) == (2, 0)
     assert first.embedded == 3
     second = brain.sync()
-    assert second.report.counts() == {"created": 0, "updated": 0, "unchanged": 2,
-                                      "skipped": 0, "refused": 0, "failed": 0}
+    assert second.report.counts() == {
+        "created": 0,
+        "updated": 0,
+        "unchanged": 2,
+        "skipped": 0,
+        "refused": 0,
+        "failed": 0,
+    }
     assert second.embedded == 0
 
 
@@ -155,7 +160,9 @@ def test_changing_the_embedder_re_embeds_every_chunk(vault_dir: Path) -> None:
     with Brain(Vault(vault_dir), embedder=HashingEmbedder(dim=64)) as b:
         b.sync()
     settings = vault_dir / "mnemex.toml"
-    settings.write_text(settings.read_text().replace('name = "hashing"', 'name = "hashing"\ndim = 32'))
+    settings.write_text(
+        settings.read_text().replace('name = "hashing"', 'name = "hashing"\ndim = 32')
+    )
     with Brain(Vault(vault_dir), embedder=HashingEmbedder(dim=32)) as b:
         result = b.sync()
         assert result.embedded == 2

@@ -50,7 +50,9 @@ def apply(root: Path, op: str, name: str, arg: str, tick: list[int]) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit, min_size=1, max_size=14))
-def test_incremental_sync_after_any_edits_equals_a_rebuild(edits: list[tuple[str, str, str]]) -> None:
+def test_incremental_sync_after_any_edits_equals_a_rebuild(
+    edits: list[tuple[str, str, str]],
+) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="mnemex-prop-"))
     try:
         root = workdir / "v"

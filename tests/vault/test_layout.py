@@ -21,9 +21,19 @@ def _snapshot(root: Path) -> dict[str, str]:
 def test_init_creates_the_layout_settings_gitignore_and_a_git_repository(tmp_path: Path) -> None:
     root = tmp_path / "brain"
     report = init_vault(root)
-    for folder in ("inbox", "wiki/general/entities", "wiki/general/concepts",
-                   "wiki/general/summaries", "wiki/general/sources", "foundations", "state",
-                   "memories", "facts", "health", ".mnemex"):
+    for folder in (
+        "inbox",
+        "wiki/general/entities",
+        "wiki/general/concepts",
+        "wiki/general/summaries",
+        "wiki/general/sources",
+        "foundations",
+        "state",
+        "memories",
+        "facts",
+        "health",
+        ".mnemex",
+    ):
         assert (root / folder).is_dir(), folder
     assert (root / "mnemex.toml").is_file()
     ignore = (root / ".gitignore").read_text()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,8 +38,14 @@ class WordLlamaEmbedder(Embedder):
             # wordllama calls logging.basicConfig() on import; undo it
             root.handlers[:] = handlers
             root.setLevel(level)
+        import wordllama
+
+        # wordllama looks for its shipped tokenizer in "tokenizer/" but ships it in
+        # "tokenizers/", which is where it looks in a cache folder: so point the cache
+        # at the package itself. Downloads stay disabled either way.
+        shipped = Path(wordllama.__file__).parent
         try:
-            self._model: Any = WordLlama.load(dim=dim, disable_download=True)
+            self._model: Any = WordLlama.load(dim=dim, cache_dir=shipped, disable_download=True)
         except (FileNotFoundError, ValueError) as exc:
             raise EmbedderError(f"wordllama could not load its shipped weights: {exc}") from exc
         self.dim = dim

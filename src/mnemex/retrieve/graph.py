@@ -61,14 +61,18 @@ def _walk(adj: _Adjacency, start: list[int], depth: int) -> dict[int, int]:
 def proximity(
     backend: IndexBackend, seeds: list[int], allowed: set[int] | None = None, depth: int = 2
 ) -> list[int]:
-    """Notes near the seeds, nearest first (ties: closer to a better seed), seeds excluded."""
+    """Notes near the seeds, nearest first (ties: nearer a better seed).
+
+    A seed is never its own neighbour, but it can be another seed's: two top hits
+    that link to each other support each other.
+    """
     adj = adjacency(backend)
     if not adj.out:
         return []
     best: dict[int, tuple[int, int]] = {}
     for seed_rank, seed in enumerate(seeds):
         for node, d in _walk(adj, [seed], depth).items():
-            if d == 0 or node in seeds or (allowed is not None and node not in allowed):
+            if d == 0 or (allowed is not None and node not in allowed):
                 continue
             key = (d, seed_rank)
             if node not in best or key < best[node]:

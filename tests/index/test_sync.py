@@ -180,3 +180,34 @@ def test_rebuild_gives_the_same_index_as_incremental_sync(brain: Brain) -> None:
     incremental = dump(brain)
     brain.rebuild()
     assert dump(brain) == incremental
+
+
+def test_a_batch_of_bad_input_changes_nothing_in_the_vault_and_the_good_notes_are_indexed(
+    brain: Brain,
+) -> None:
+    root = brain.vault.root
+    (root / "bin.md").write_bytes(b"\x00\x01\x02")
+    (root / "latin.md").write_bytes("\xe9t\xe9".encode("latin-1"))
+    write(root, "yaml.md", "---\n: : :\n  - [\n---\nstill here")
+    write(root, "dangling.md", "[[nowhere]] and ![[missing.png]]")
+    os.symlink("loop-b.md", root / "loop-a.md")
+    os.symlink("loop-a.md", root / "loop-b.md")
+    os.symlink(root, root / "dir-loop")
+    with (root / "big.md").open("wb") as fh:
+        fh.truncate(MAX_NOTE_BYTES + 1)
+    write(root, "good.md", "a good note")
+
+    def snapshot() -> dict[str, bytes]:
+        return {
+            str(p.relative_to(root)): p.read_bytes()
+            for p in root.rglob("*")
+            if p.is_file() and not p.is_symlink() and ".mnemex" not in p.parts
+        }
+
+    before = snapshot()
+    result = brain.sync()
+    assert snapshot() == before
+    assert result.report.created == 3  # good, yaml (as body text), dangling
+    problems = dict(brain.backend.problems())
+    assert set(problems) == {"bin.md", "latin.md", "yaml.md", "loop-a.md", "loop-b.md", "big.md"}
+    assert [lk["target"] for lk in brain.backend.unresolved_links()] == ["nowhere", "missing.png"]

@@ -415,7 +415,12 @@ def index_status(app: Context, as_json: bool) -> None:
     brain = app.brain
     stats = brain.backend.stats()
     problems = brain.backend.problems()
-    data = {**stats, "problem_files": [{"path": p, "reason": r} for p, r in problems]}
+    unresolved = brain.backend.unresolved_links(limit=50)
+    data = {
+        **stats,
+        "problem_files": [{"path": p, "reason": r} for p, r in problems],
+        "unresolved": unresolved,
+    }
 
     def text() -> None:
         click.echo(
@@ -429,6 +434,10 @@ def index_status(app: Context, as_json: bool) -> None:
         click.echo(f"last sync: {stats['last_sync'] or 'never'}; index: {stats['path']}")
         for path, reason in problems:
             click.echo(f"  {path}: {reason}")
+        for link in unresolved:
+            click.echo(f"  {link['path']}:{link['line']}: link to nowhere: [[{link['target']}]]")
+        if stats["unresolved_links"] > len(unresolved):
+            click.echo(f"  … {stats['unresolved_links'] - len(unresolved)} more links to nowhere")
 
     emit(data, as_json, text)
 

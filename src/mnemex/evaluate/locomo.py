@@ -26,7 +26,13 @@ from mnemex.evaluate.retrieval import CORPUS_FILE, QUERIES_FILE, DatasetError
 
 #: The usual comparison set: multi-hop, temporal, open-domain, single-hop.
 STANDARD_CATEGORIES = (1, 2, 3, 4)
-CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+CATEGORY_NAMES = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
 
 _SESSION_RE = re.compile(r"session_(\d+)")
 # "D1:3", "D:11:26", "D30:05", "D8:6; D9:17": a D, an optional stray colon, two numbers
@@ -98,9 +104,10 @@ def convert_locomo(
         "by_category": {},
     }
     out.mkdir(parents=True, exist_ok=True)
-    with (out / CORPUS_FILE).open("w", encoding="utf-8") as corpus, (out / QUERIES_FILE).open(
-        "w", encoding="utf-8"
-    ) as queries:
+    with (
+        (out / CORPUS_FILE).open("w", encoding="utf-8") as corpus,
+        (out / QUERIES_FILE).open("w", encoding="utf-8") as queries,
+    ):
         for index, sample in enumerate(samples):
             if not isinstance(sample, dict) or "conversation" not in sample:
                 raise DatasetError(f"{src}: conversation {index} has no 'conversation'")
@@ -161,4 +168,10 @@ def convert_locomo(
     return stats
 
 
-__all__ = ["CATEGORY_NAMES", "STANDARD_CATEGORIES", "convert_locomo", "normalise_evidence", "turn_text"]
+__all__ = [
+    "CATEGORY_NAMES",
+    "STANDARD_CATEGORIES",
+    "convert_locomo",
+    "normalise_evidence",
+    "turn_text",
+]

@@ -337,6 +337,15 @@ class SQLiteIndex:
         )
         return [dict(r) for r in rows]
 
+    def unresolved_links(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Links that point at no note: source path, line and the target as written."""
+        rows = self._db.execute(
+            "SELECT n.path, l.line, l.target, l.embed FROM links l JOIN notes n"
+            " ON n.id = l.src_id WHERE l.dst_path IS NULL ORDER BY n.path, l.line LIMIT ?",
+            (limit,),
+        )
+        return [dict(r) for r in rows]
+
     def edges(self) -> list[tuple[int, int]]:
         """Resolved links as (source id, target id), self-links and duplicates dropped."""
         rows = self._db.execute(

@@ -174,6 +174,7 @@ class Indexer:
         changed: list[tuple[FileEntry, bytes]] = []
         problem_paths: set[str] = {p for p, _ in backend.problems()}
         cleared: list[str] = []
+        paths_changed = False
         for entry in self.vault.iter_files():
             seen.add(entry.rel)
             state = states.get(entry.rel)
@@ -187,6 +188,7 @@ class Indexer:
                 if state is not None:  # it was indexed before: it no longer is
                     backend.delete_notes([entry.rel])
                     del states[entry.rel]
+                    paths_changed = True
                 continue
             if state is not None and state.hash == sha256_bytes(data):
                 backend.touch_note(entry.rel, entry.mtime_ns, entry.size)
@@ -196,7 +198,7 @@ class Indexer:
 
         gone = {p: s for p, s in states.items() if p not in seen}
         gone_by_hash = {s.hash: p for p, s in gone.items()}
-        paths_changed = bool(gone)
+        paths_changed = paths_changed or bool(gone)
         for entry, data in changed:
             rel = entry.rel
             try:

@@ -149,7 +149,8 @@ def load_dataset(folder: Path) -> Dataset:
         text = row["text"]
         if not isinstance(text, str):
             raise DatasetError(f"{where}: 'text' must be a string, got {json.dumps(text)}")
-        meta = row.get("meta") or {}
+        meta = row.get("meta")
+        meta = {} if meta is None else meta
         if not isinstance(meta, dict):
             raise DatasetError(f"{where}: 'meta' must be an object, got {json.dumps(meta)}")
         key = (group, doc_id)
@@ -330,31 +331,24 @@ def render_document(doc: Document, project: str) -> str:
 
 
 def write_vault(
-    root: Path,
-    documents: Sequence[Document],
-    paths: dict[tuple[str, str], str],
-    all_paths: Iterable[str],
+    vault: Vault, documents: Sequence[Document], paths: dict[tuple[str, str], str]
 ) -> None:
-    """Write ``documents`` as notes (only files whose text changed) and delete stale ones.
+    """Write ``documents`` as notes and delete stale ones; an unchanged note is not touched.
 
-    A note under ``eval/`` that is not in ``all_paths`` (the whole dataset's paths)
-    is removed; notes of the dataset's other groups are kept, so runs on different
-    groups can share one work folder without re-embedding.
+    A note under ``eval/`` that is not one of ``documents`` is removed, so a reused
+    work folder always holds exactly the dataset.
     """
-    keep = set(all_paths)
-    eval_root = root / EVAL_FOLDER
+    keep = {paths[(d.group, d.id)] for d in documents}
+    eval_root = vault.root / EVAL_FOLDER
     if eval_root.is_dir():
-        for file in eval_root.rglob("*.md"):
-            if file.relative_to(root).as_posix() not in keep:
-                file.unlink()
+        for file in sorted(eval_root.rglob("*.md")):
+            rel = file.relative_to(vault.root).as_posix()
+            if rel not in keep:
+                vault.delete_note(rel)
     for doc in documents:
         rel = paths[(doc.group, doc.id)]
-        text = render_document(doc, rel.split("/")[1])
-        target = root / rel
-        if target.is_file() and target.read_text(encoding="utf-8") == text:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        # the notes are the evaluation's own: replacing them is always right
+        vault.write_note(rel, render_document(doc, rel.split("/")[1]), overwrite=True)
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -386,7 +380,9 @@ def run_retrieval_eval(
         dataset: folder with ``corpus.jsonl`` and ``queries.jsonl``.
         signals: search signals to use (``keyword``, ``vector``; graph is off, there are no links).
         weights: a :class:`~mnemex.retrieve.search.Weights`; None means search's defaults.
-        groups: evaluate only the queries of these groups (and write only their documents).
+        groups: evaluate only the queries of these groups. The whole corpus is still
+            indexed, so a group's numbers do not depend on which other groups are chosen
+            (keyword statistics such as IDF are vault-wide, as in real use).
         workdir: keep the evaluation vault and its index here and reuse them on the next
             run (the sync is incremental, so unchanged documents are not embedded again);
             None means a temporary folder removed afterwards.
@@ -412,10 +408,9 @@ def run_retrieval_eval(
                 f" (groups: {', '.join(data.groups[:10])}{'…' if len(data.groups) > 10 else ''})"
             )
         wanted = set(groups)
-        documents = [d for d in data.documents if d.group in wanted]
         queries = [q for q in data.queries if q.group in wanted]
     else:
-        documents, queries = data.documents, data.queries
+        queries = data.queries
         wanted = set(data.groups) | set(data.dropped_groups)
     by_path = {path: doc_id for (_group, doc_id), path in paths.items()}
     emb = embedder if embedder is not None else load_embedder("minilm")
@@ -428,8 +423,9 @@ def run_retrieval_eval(
         root = Path(workdir)
     try:
         init_vault(root, name="eval", git=False)
-        write_vault(root, documents, paths, paths.values())
-        with Brain(Vault(root), embedder=emb) as brain:
+        vault = Vault(root)
+        write_vault(vault, data.documents, paths)
+        with Brain(vault, embedder=emb) as brain:
             if brain.backend.get_meta("embedder") not in (None, emb.identity):
                 # a work folder indexed with another embedder: make sync re-check the
                 # identity (it trusts the stored one while the settings are unchanged)
@@ -475,7 +471,7 @@ def run_retrieval_eval(
             "query_ms_p50": round(statistics.median(latencies), 3) if latencies else 0.0,
             "query_ms_p95": round(_percentile(latencies, 0.95), 3),
             "queries": len(rows),
-            "documents": len(documents),
+            "documents": len(data.documents),
         },
         "dropped": sum(1 for g in data.dropped_groups if g in wanted),
         "signals": list(signals),
@@ -500,4 +496,5 @@ __all__ = [
     "reciprocal_rank",
     "render_document",
     "run_retrieval_eval",
+    "write_vault",
 ]

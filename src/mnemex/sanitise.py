@@ -1,0 +1,103 @@
+"""Sanitising text that arrives from, or is served to, an agent (vault format §13).
+
+Text written by agents, synced from other machines or pasted from transcripts is
+data, not orders. Three idempotent passes, each leaving ordinary text as it is:
+
+- :func:`strip` removes control, zero-width, invisible and bidi characters and
+  stray tag characters (keeping the joiners emoji and scripts need);
+- :func:`escape` writes protocol-shaped tags (``<system-reminder>``,
+  ``<|im_start|>``) as ``&lt;…&gt;`` and role markers at a line start as
+  ``Human\\:``;
+- :func:`defang` writes ``scheme://`` as ``scheme[:]//`` and a pipe into a shell
+  or interpreter as ``\\|``.
+
+:func:`redact_secrets` replaces API keys, tokens and private keys with
+``[redacted:<kind>]`` before anything is written to a memory.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 and C1 controls except tab and newline (carriage returns are normalised first).
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_INVISIBLE_RE = re.compile(
+    "[\u200b\u2060-\u2064\ufeff\u00ad"  # zero-width and invisible
+    "\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]"  # bidi controls
+)
+# Tag characters are kept only inside an emoji flag sequence (black flag, tags, cancel tag).
+_TAGS_RE = re.compile("(\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f)|[\U000e0000-\U000e007f]")
+
+_PROTOCOL_TAG_RE = re.compile(
+    r"<\|[\w-]{1,40}\|>"
+    r"|</?(?:system-reminder|system|tool_use|tool_result|tool_call|function_calls|"
+    r"function_results|invoke|parameter|antml:[\w-]+|im_start|im_end|assistant|user|human|"
+    r"instructions|thinking)\b[^<>\n]{0,200}>",
+    re.IGNORECASE,
+)
+_ROLE_RE = re.compile(r"^([ \t>]*)(Human|Assistant|System)([ \t]*):", re.MULTILINE)
+
+_SCHEME_RE = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]{0,30})://")
+_SHELL_PIPE_RE = re.compile(
+    r"(?<!\\)\|(?=[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|ksh|dash|fish|csh|tcsh|python[0-9.]*|"
+    r"perl|ruby|node|php|pwsh|powershell|iex|cmd|source|eval|exec|xargs)\b)"
+)
+
+_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "private-key",
+        re.compile(
+            r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)"
+        ),
+    ),
+    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
+    ("aws-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
+    ("slack-token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+)
+_BEARER_RE = re.compile(r"(?i)\b(bearer)[ \t]+[A-Za-z0-9._~+/=-]{16,}")
+_ASSIGNED_SECRET_RE = re.compile(
+    r"(?i)\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)"
+    r"([ \t]*[:=][ \t]*)(?![\[<])([\"']?)[^\s\"']{6,}\3"
+)
+
+
+def strip(text: str) -> str:
+    """Remove control, zero-width, invisible, bidi and stray tag characters."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL_RE.sub("", text)
+    text = _INVISIBLE_RE.sub("", text)
+    return _TAGS_RE.sub(lambda m: m.group(1) or "", text)
+
+
+def escape(text: str) -> str:
+    """Escape protocol-shaped tags and role markers so they read as text, not turns."""
+    text = _PROTOCOL_TAG_RE.sub(
+        lambda m: m.group(0).replace("<", "&lt;").replace(">", "&gt;"), text
+    )
+    return _ROLE_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}\\:", text)
+
+
+def defang(text: str) -> str:
+    """Make URLs and pipes into shells inert: ``https[:]//``, ``\\| sh``."""
+    text = _SCHEME_RE.sub(lambda m: f"{m.group(1)}[:]//", text)
+    return _SHELL_PIPE_RE.sub(r"\\|", text)
+
+
+def redact_secrets(text: str) -> str:
+    """Replace API keys, tokens and private keys with ``[redacted:<kind>]``."""
+    for kind, pattern in _SECRETS:
+        text = pattern.sub(f"[redacted:{kind}]", text)
+    text = _BEARER_RE.sub(lambda m: f"{m.group(1)} [redacted:token]", text)
+    return _ASSIGNED_SECRET_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}[redacted:secret]", text)
+
+
+def sanitise(text: str, *, defang_urls: bool = True) -> str:
+    """Strip, escape and (unless ``defang_urls`` is false) defang: the full treatment."""
+    text = escape(strip(text))
+    return defang(text) if defang_urls else text
+
+
+__all__ = ["defang", "escape", "redact_secrets", "sanitise", "strip"]

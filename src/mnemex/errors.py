@@ -8,7 +8,8 @@
     │   ├── PathOutsideVault    a path escapes the vault (``..``, absolute, symlink)
     │   ├── ProtectedPath       a kind's folder that only its own tools may write
     │   ├── WriteConflict       the file changed on disk since it was read
-    │   └── NoteNotFound        no note at that path or link
+    │   ├── NoteNotFound        no note at that path or link
+    │   └── PlanRefused         a plan_id that is unknown, expired, or whose files changed
     ├── IndexUnavailable        the derived index is missing, stale or unusable
     └── EmbedderError           an embedder could not load or answer
 
@@ -62,6 +63,10 @@ class NoteNotFound(VaultError):
     """No note at that path or link."""
 
 
+class PlanRefused(VaultError):
+    """A plan cannot be applied: unknown or used id, expired, or its files changed since."""
+
+
 class IndexUnavailable(MnemexError):
     """The derived index is missing or unusable."""
 
@@ -77,6 +82,7 @@ __all__ = [
     "MnemexError",
     "NoteNotFound",
     "PathOutsideVault",
+    "PlanRefused",
     "ProtectedPath",
     "VaultError",
     "WriteConflict",

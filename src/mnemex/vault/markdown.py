@@ -177,6 +177,45 @@ def extract_links(masked_body: str, first_line: int = 1) -> list[Wikilink]:
     return links
 
 
+@dataclass(frozen=True)
+class LinkSpan:
+    """Where a link's target is written in a body: line (0-based) and columns of the target.
+
+    Replacing ``line[start:end]`` re-points the link and keeps its heading,
+    alias and embed mark as written.
+    """
+
+    line: int
+    start: int
+    end: int
+    link: Wikilink
+    markdown: bool  # a ``[text](path.md)`` link (its target is a path, spaces as %20)
+
+
+def link_spans(body: str) -> list[LinkSpan]:
+    """Every link in ``body`` (not in code) with the position of its target text."""
+    spans: list[LinkSpan] = []
+    for index, line in enumerate(mask_code(body).split("\n")):
+        if "[" not in line:
+            continue
+        for m in _WIKILINK_RE.finditer(line):
+            link = parse_wikilink(m.group(2), embed=bool(m.group(1)), line=index + 1)
+            if not link.target:
+                continue
+            written = m.group(2).partition("|")[0].partition("#")[0]
+            spans.append(LinkSpan(index, m.start(2), m.start(2) + len(written), link, False))
+        for m in _MDLINK_RE.finditer(line):
+            target = m.group(2)
+            if "://" in target:
+                continue
+            heading = (m.group(3) or "#")[1:] or None
+            link = Wikilink(
+                target.replace("%20", " "), heading, embed=bool(m.group(1)), line=index + 1
+            )
+            spans.append(LinkSpan(index, m.start(2), m.end(2), link, True))
+    return sorted(spans, key=lambda s: (s.line, s.start))
+
+
 def extract_tags(masked_body: str) -> list[str]:
     """Inline ``#tags`` (nested ``#a/b`` kept whole), not headings, not all digits."""
     tags: list[str] = []
@@ -255,10 +294,12 @@ def render_note(frontmatter: dict[str, Any], body: str) -> str:
 
 
 __all__ = [
+    "LinkSpan",
     "ParsedNote",
     "Wikilink",
     "extract_links",
     "extract_tags",
+    "link_spans",
     "mask_code",
     "parse_note",
     "parse_wikilink",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mnemex.errors import NoteNotFound
-from mnemex.index.backend import IndexBackend
+from mnemex.index.backend import IndexBackend, Scope
 
 
 @dataclass
@@ -126,35 +126,54 @@ def connected(
     return out
 
 
-def overview(backend: IndexBackend, top: int = 20) -> dict[str, Any]:
-    """Node and edge counts, pages by type, top hubs, orphans, top tags."""
+def overview(backend: IndexBackend, top: int = 20, scope: Scope | None = None) -> dict[str, Any]:
+    """Node and edge counts, pages by type, top hubs, orphans, top tags.
+
+    With ``scope``, only the notes it allows (and the links between them) count.
+    """
     adj = adjacency(backend)
     stats = backend.stats()
-    all_ids = backend.notes_by_id(_all_note_ids(backend))
-    degree = Counter({n: len(adj.neighbours(n)) for n in all_ids})
+    allowed = backend.notes_in_scope(scope) if scope is not None else None
+    ids = _all_note_ids(backend)
+    all_ids = backend.notes_by_id(ids if allowed is None else [n for n in ids if n in allowed])
+
+    def linked(n: int) -> set[int]:
+        near = adj.neighbours(n)
+        return near if allowed is None else near & allowed
+
+    degree = Counter({n: len(linked(n)) for n in all_ids})
     hubs = [
         {
             "path": all_ids[n]["path"],
             "title": all_ids[n]["title"],
             "degree": d,
-            "backlinks": len(adj.into.get(n, set())),
+            "backlinks": len(
+                adj.into.get(n, set()) if allowed is None else adj.into.get(n, set()) & allowed
+            ),
         }
         for n, d in degree.most_common(top)
         if d > 0
     ]
     orphans = sorted(all_ids[n]["path"] for n, d in degree.items() if d == 0)
     by_type = Counter((meta["type"] or meta["kind"]) for meta in all_ids.values())
-    edges = sum(len(v) for v in adj.out.values())
+    by_kind = Counter(meta["kind"] for meta in all_ids.values())
+    edges = sum(
+        len(v if allowed is None else v & allowed)
+        for src, v in adj.out.items()
+        if allowed is None or src in allowed
+    )
     return {
         "nodes": len(all_ids),
         "edges": edges,
         "unresolved_links": stats["unresolved_links"],
         "pages_by_type": dict(sorted(by_type.items())),
-        "pages_by_kind": stats["notes_by_kind"],
+        "pages_by_kind": stats["notes_by_kind"]
+        if allowed is None
+        else dict(sorted(by_kind.items())),
         "hubs": hubs,
         "orphans": orphans[:200],
         "orphan_count": len(orphans),
-        "top_tags": [{"tag": t, "notes": c} for t, c in backend.tag_counts()[:top]],
+        "top_tags": [{"tag": t, "notes": c} for t, c in backend.tag_counts(scope)[:top]],
     }
 
 

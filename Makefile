@@ -31,8 +31,9 @@ format: install
 	$(BIN)/ruff check --fix src tests bench scripts
 	$(BIN)/ruff format src tests bench scripts
 
-docs: install  ## regenerate docs/cli.md from the code
+docs: install  ## regenerate docs/cli.md and docs/mcp-tools.md from the code
 	$(BIN)/python scripts/gen_cli_docs.py > docs/cli.md
+	$(BIN)/python scripts/gen_mcp_docs.py > docs/mcp-tools.md
 
 bench: install  ## speed benchmarks (minutes); results go in docs/benchmarks.md
 	$(BIN)/python bench/bench_speed.py

@@ -6,7 +6,7 @@ from pathlib import Path
 import mnemex
 
 SRC = Path(mnemex.__file__).parent
-INTERFACES = {"cli"}  # later: mcp, web
+INTERFACES = {"cli", "mcp"}  # later: web
 FRAMEWORKS = {"click", "typer", "mcp", "starlette", "fastapi"}
 
 

@@ -2,7 +2,8 @@
 
 Checks that the vault is found (and how), the settings parse, the index exists
 and is fresh against the files, the embedder loads and answers, and lists
-files that could not be indexed. Each check is ``ok``, ``warn`` or ``fail``.
+files that could not be indexed, and that every agent client mnemex was installed
+into starts a working MCP server. Each check is ``ok``, ``warn`` or ``fail``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mnemex.brain import Brain
+from mnemex.clients import check_installed_clients
 from mnemex.errors import MnemexError
 
 
@@ -25,8 +27,14 @@ class Check:
         return {"name": self.name, "status": self.status, "detail": self.detail}
 
 
-def diagnose(brain: Brain, load_embedder: bool = True) -> dict[str, Any]:
-    """Run every check; never raises for a problem it can describe."""
+def diagnose(
+    brain: Brain, load_embedder: bool = True, probe_clients: bool = True
+) -> dict[str, Any]:
+    """Run every check; never raises for a problem it can describe.
+
+    ``probe_clients`` starts the MCP server each installed client configuration
+    names and asks it for its tools (off: only check the paths exist).
+    """
     checks: list[Check] = []
     vault = brain.vault
     checks.append(Check("vault", "ok", f"{vault.root} ({brain.location.source})"))
@@ -97,6 +105,7 @@ def diagnose(brain: Brain, load_embedder: bool = True) -> dict[str, Any]:
                 )
         except MnemexError as exc:
             checks.append(Check("embedder", "fail", str(exc)))
+    checks += [Check(**c) for c in check_installed_clients(probe=probe_clients)]
     if unindexable:
         checks.append(
             Check("files", "warn", f"{unindexable} file(s) could not be indexed (listed below)")

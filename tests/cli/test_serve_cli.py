@@ -1,0 +1,46 @@
+"""serve, install and uninstall as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from test_cli import run, run_json
+
+
+def test_install_prints_the_server_and_uninstall_removes_it(
+    vault_dir: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "cursor.json"
+    dry = run("--vault", str(vault_dir), "install", "cursor", "--config", str(config), "--dry-run")
+    assert "would be created" in dry.stdout and not config.exists()
+    done = run_json("--vault", str(vault_dir), "install", "cursor", "--config", str(config))
+    assert done["outcome"] == "created"
+    entry = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]["mnemex"]
+    assert entry["args"][-3:] == ["--vault", str(vault_dir.resolve()), "serve"]
+    again = run("--vault", str(vault_dir), "install", "cursor", "--config", str(config))
+    assert again.stdout.startswith("unchanged")
+    gone = run_json("uninstall", "cursor", "--config", str(config))
+    assert gone["outcome"] == "removed"
+    assert json.loads(config.read_text(encoding="utf-8")) == {}
+
+
+def test_install_refuses_a_folder_that_is_not_a_vault(tmp_path: Path) -> None:
+    done = run("--vault", str(tmp_path), "install", "codex", ok=False)
+    assert done.returncode == 1
+    assert "not a vault" in done.stderr
+
+
+def test_doctor_reports_an_installed_client_whose_vault_is_gone(
+    vault_dir: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    run("init", str(other), "--no-git")
+    run("--vault", str(other), "install", "claude-code")  # into the redirected home
+    shutil.rmtree(other)
+    data = json.loads(
+        run("--vault", str(vault_dir), "doctor", "--no-embedder", "--json", ok=False).stdout
+    )
+    client = [c for c in data["checks"] if c["name"].startswith("client claude-code")]
+    assert client and client[0]["status"] == "fail"

@@ -1,9 +1,9 @@
 """Registering mnemex's MCP server with agent clients, and checking that it works.
 
 ``mnemex install CLIENT`` writes one entry, named ``mnemex``, into the client's
-own configuration file; nothing else in the file is touched, a changed file is
-backed up first, installing twice changes nothing, and ``uninstall`` removes
-exactly that entry.
+own configuration file; every other setting is kept (a JSON file is written back
+with two-space indentation), a changed file is backed up first, installing twice
+changes nothing, and ``uninstall`` removes exactly that entry.
 
 - ``claude-code``: user and local scope in ``~/.claude.json`` (``mcpServers``; local
   under ``projects[<cwd>]``), project scope in ``<cwd>/.mcp.json``;

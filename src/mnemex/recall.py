@@ -70,7 +70,7 @@ def served_page(
     """
     clean = brain.vault.rel_path(path)
     if clean.split("/")[0] in IGNORED_FOLDERS:
-        raise VaultError(f"{clean}: {clean.split('/')[0]}/ is machine-local and never served")
+        raise VaultError(f"{clean}: {clean.split('/')[0]}/ holds no notes and is never served")
     try:
         data = read_note(brain, clean, section=section)
     except NoteNotFound as exc:

@@ -16,10 +16,6 @@ from mnemex.errors import VaultError
 from mnemex.index.backend import Scope
 from mnemex.vault import placement
 
-# A name no domain or project can have (slugs hold no "/"): with every private name
-# included, search still needs a non-empty exclusion, or it hides them again itself.
-_NOTHING_EXCLUDED = ("/",)
-
 
 @dataclass(frozen=True)
 class Privacy:
@@ -74,7 +70,7 @@ class Privacy:
         """``scope`` with the hidden names excluded (and refused if it names one)."""
         self.check_names(scope.domains, "domain")
         self.check_names(scope.projects, "project")
-        return replace(scope, exclude_private=self.hidden or _NOTHING_EXCLUDED)
+        return replace(scope, exclude_private=self.hidden)
 
 
 __all__ = ["Privacy"]

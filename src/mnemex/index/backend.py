@@ -84,7 +84,9 @@ class Scope:
     tags: tuple[str, ...] = ()  # a note must carry every one
     since: str | None = None  # ISO date or datetime, inclusive
     until: str | None = None
-    exclude_private: tuple[str, ...] = ()  # domain/project names never to return
+    #: domain/project names never to return; None lets search apply the vault's private
+    #: list (private names are searched only when named), () excludes nothing
+    exclude_private: tuple[str, ...] | None = None
 
     @property
     def is_empty(self) -> bool:

@@ -299,7 +299,9 @@ def search(
     started = time.perf_counter()
     scope = scope or Scope()
     private = tuple(sorted({"private", *brain.vault.settings.private}))
-    if not scope.exclude_private and not (set(scope.domains) | set(scope.projects)) & set(private):
+    if scope.exclude_private is None and not (set(scope.domains) | set(scope.projects)) & set(
+        private
+    ):
         # private domains and projects are only searched when named explicitly
         scope = Scope(**{**asdict(scope), "exclude_private": private})
     weights = weights or Weights.from_settings(brain.vault.settings.search)

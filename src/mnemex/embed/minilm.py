@@ -57,13 +57,13 @@ class MiniLMEmbedder(Embedder):
 
     identity = "minilm-l6-v2-int8-onnx@1"
     dim = 384
-    # Measured on 2 cores (bench/embed.py): small batches of similar length beat
-    # big padded ones; ~1,500 characters is ~6 x 256 word pieces.
+    # Batches of similar length (embed_documents sorts by length) waste little on
+    # padding; on 2 cores sizes 1-16 measure the same (bench/bench_speed.py --sweep),
+    # and the character cap keeps a batch of long chunks from holding a lot of memory.
     batch_size = 16
     batch_chars = 1500
 
     def __init__(self, threads: int = 0, verify: bool = True) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         model = model_file()
@@ -81,19 +81,47 @@ class MiniLMEmbedder(Embedder):
         self._tokenizer = Tokenizer.from_file(str(tok))
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self._tokenizer.no_padding()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-        self._session = ort.InferenceSession(
-            str(model), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self._model = str(model)
+        self._threads = threads or min(os.cpu_count() or 1, 4)
+        self._sessions: dict[bool, Any] = {}
+
+    def _session(self, bulk: bool) -> Any:
+        """One onnxruntime session per use, made on first need.
+
+        Bulk document embedding wants worker threads that spin between calls
+        (~15-20% more chunks/s on 2 cores); a query embedding must not leave them
+        spinning, or they fight the numpy and SQLite work of the search that follows
+        (search p50 64 -> 46 ms). A process that only searches builds only one.
+        """
+        session = self._sessions.get(bulk)
+        if session is None:
+            import onnxruntime as ort
+
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self._threads
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+            options.add_session_config_entry(
+                "session.intra_op.allow_spinning", "1" if bulk else "0"
+            )
+            session = ort.InferenceSession(
+                self._model, sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            self._sessions[bulk] = session
+        return session
 
     def count_tokens(self, text: str) -> int:
         """Word pieces the model sees for ``text`` (with [CLS]/[SEP], after truncation)."""
         return len(self._tokenizer.encode(text).ids)
 
     def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        return self._embed(texts, bulk=True)
+
+    def embed_query(self, text: str) -> Vectors:
+        vector: Vectors = self._embed([text], bulk=False)[0]
+        return vector
+
+    def _embed(self, texts: Sequence[str], bulk: bool) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         encodings = self._tokenizer.encode_batch(list(texts))
@@ -109,7 +137,7 @@ class MiniLMEmbedder(Embedder):
             "attention_mask": mask,
             "token_type_ids": np.zeros_like(ids),
         }
-        (hidden,) = self._session.run(["last_hidden_state"], feeds)
+        (hidden,) = self._session(bulk).run(["last_hidden_state"], feeds)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         return normalise(pooled)

@@ -133,7 +133,8 @@ def _read_entry(entry: FileEntry) -> tuple[bytes | None, str | None]:
             f"too large to index ({entry.size / 1e6:.1f} MB > {MAX_NOTE_BYTES / 1e6:.0f} MB)"
         )
     try:
-        data = entry.path.read_bytes()
+        with open(entry.path, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
     if b"\x00" in data[:8192]:
@@ -175,6 +176,8 @@ class Indexer:
         problem_paths: set[str] = {p for p, _ in backend.problems()}
         cleared: list[str] = []
         paths_changed = False
+        dropped_hashes: set[str] = set()  # chunk hashes replaced or removed: prune candidates
+        written_hashes: set[str] = set()  # chunk hashes this sync wrote: embedding candidates
         for entry in self.vault.iter_files():
             seen.add(entry.rel)
             state = states.get(entry.rel)
@@ -186,6 +189,7 @@ class Indexer:
                 report.add("skipped", entry.rel, reason)
                 backend.set_problems(entry.rel, [reason or "not indexed"])
                 if state is not None:  # it was indexed before: it no longer is
+                    dropped_hashes |= backend.chunk_hashes([entry.rel])
                     backend.delete_notes([entry.rel])
                     del states[entry.rel]
                     paths_changed = True
@@ -198,7 +202,10 @@ class Indexer:
 
         gone = {p: s for p, s in states.items() if p not in seen}
         gone_by_hash = {s.hash: p for p, s in gone.items()}
-        paths_changed = paths_changed or bool(gone)
+        paths_changed = paths_changed or bool(gone) or any(e.rel not in states for e, _ in changed)
+        # With the same set of paths, no existing link can change target: only the
+        # changed notes' own links need resolving, against the unchanged resolver.
+        resolver = None if paths_changed or not changed else LinkResolver(backend.note_paths())
         for entry, data in changed:
             rel = entry.rel
             try:
@@ -208,8 +215,10 @@ class Indexer:
                 report.add("skipped", rel, reason)
                 backend.set_problems(rel, [reason])
                 if rel in states:
+                    dropped_hashes |= backend.chunk_hashes([rel])
                     backend.delete_notes([rel])
                     paths_changed = True
+                    resolver = None
                 continue
             digest = sha256_bytes(data)
             try:
@@ -223,15 +232,21 @@ class Indexer:
             # (unless the title came from the file name), so nothing is embedded again.
             old = gone_by_hash.pop(digest, None) if rel not in states else None
             if old is not None:
+                dropped_hashes |= backend.chunk_hashes([old])
                 backend.delete_notes([old])
                 del gone[old]
                 result.moved += 1
+            elif rel in states:
+                dropped_hashes |= backend.chunk_hashes([rel])
+            if resolver is not None:
+                for link in links:
+                    link.resolved = resolver.resolve(link.target, rel)
             backend.upsert_note(note, chunks, links)
+            written_hashes.update(c.hash for c in chunks)
             if rel in states or old is not None:
                 report.add("updated")
             else:
                 report.add("created")
-            paths_changed = paths_changed or rel not in states
             for warning in note.warnings:
                 report.warn(rel, warning)
             if note.warnings:
@@ -239,15 +254,16 @@ class Indexer:
             elif rel in problem_paths:
                 cleared.append(rel)
         if gone:
+            dropped_hashes |= backend.chunk_hashes(gone)
             backend.delete_notes(gone)
             result.removed = len(gone)
         stale_problems = [p for p in problem_paths if p not in seen]
         backend.clear_problems([*cleared, *stale_problems])
-        if changed or paths_changed:
+        if paths_changed:
             self._resolve_links()
-        result.embedded = self.embed_missing()
-        if changed or gone:
-            backend.prune_vectors()
+        result.embedded = self.embed_missing(written_hashes)
+        if dropped_hashes:
+            backend.prune_vectors(dropped_hashes)
         backend.set_meta("last_sync", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
         result.seconds = time.perf_counter() - started
         return result
@@ -262,12 +278,24 @@ class Indexer:
             for link_id, target, source in backend.all_links()
         )
 
-    def embed_missing(self) -> int:
-        """Embed every chunk text that has no vector from the current embedder."""
+    def embed_missing(self, written: set[str] | None = None) -> int:
+        """Embed every chunk text that has no vector from the current embedder.
+
+        When the last embedding run finished (``vectors_complete`` names this
+        embedder), only the chunks this sync ``written`` can lack a vector, and only
+        they are checked; after an interrupted run or an embedder change, all are.
+        """
         backend = self.backend
-        missing = backend.chunks_missing_vectors(self._identity())
+        identity = self._identity()
+        complete = backend.get_meta("vectors_complete") == identity
+        missing = backend.chunks_missing_vectors(
+            identity, among=written if complete and written is not None else None
+        )
         if not missing:
+            if not complete:
+                backend.set_meta("vectors_complete", identity)
             return 0
+        backend.set_meta("vectors_complete", "")
         embedder = self.embedder
         texts = [embed_text(title, heading, text) for _, title, heading, text in missing]
         hashes = [h for h, *_ in missing]
@@ -282,6 +310,7 @@ class Indexer:
                     for h, v in zip(hashes[start : start + step], vectors, strict=True)
                 ],
             )
+        backend.set_meta("vectors_complete", identity)
         return len(texts)
 
     def _identity(self) -> str:

@@ -307,6 +307,7 @@ def search(
     weights = weights or Weights.from_settings(brain.vault.settings.search)
     backend = brain.backend
     terms = query_terms(query)
+    allowed = backend.notes_in_scope(scope)  # None: every note
     ranks: dict[str, dict[int, int]] = {}
     best_chunks: dict[int, list[tuple[float, int]]] = {}
 
@@ -335,7 +336,6 @@ def search(
             qvec = brain.embedder.embed_query(query)
             timings["embed_ms"] = (time.perf_counter() - t) * 1000
             scores = table.matrix @ qvec
-            allowed = backend.notes_in_scope(scope)
             if allowed is not None:
                 mask = np.isin(
                     table.note_ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed))
@@ -363,7 +363,7 @@ def search(
     if "graph" in signals and weights.graph > 0 and fused:
         t = time.perf_counter()
         seeds = [nid for nid, _ in sorted(fused.items(), key=lambda kv: -kv[1])[:5]]
-        near = proximity(backend, seeds, allowed=backend.notes_in_scope(scope))
+        near = proximity(backend, seeds, allowed=allowed)
         if near:
             graph_rank = {nid: i + 1 for i, nid in enumerate(near)}
             ranks["graph"] = graph_rank

@@ -39,7 +39,7 @@ class FileEntry:
     """A note file seen while walking the vault."""
 
     rel: str
-    path: Path
+    path: str  # absolute
     mtime_ns: int
     size: int
 
@@ -154,7 +154,9 @@ class Vault:
         Symlinked folders are not followed (no loops, no escapes); a symlinked
         file is yielded only when it points inside the vault.
         """
-        stack = [self.root]
+        root = str(self.root)
+        cut = len(root) + 1  # entry.path is root + "/" + rel: slicing beats os.path.relpath
+        stack = [root]
         while stack:
             folder = stack.pop()
             try:
@@ -166,20 +168,20 @@ class Vault:
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         if name not in IGNORED_FOLDERS:
-                            stack.append(Path(entry.path))
+                            stack.append(entry.path)
                         continue
                 except OSError:
                     continue
                 if not name.lower().endswith(NOTE_SUFFIXES):
                     continue
-                rel = os.path.relpath(entry.path, self.root).replace(os.sep, "/")
+                rel = entry.path[cut:].replace(os.sep, "/")
                 try:
                     st = entry.stat(follow_symlinks=True)
                 except OSError:
                     # a dangling symlink or a loop: report it, do not stop the walk
-                    yield FileEntry(rel, Path(entry.path), -1, -1)
+                    yield FileEntry(rel, entry.path, -1, -1)
                     continue
-                yield FileEntry(rel, Path(entry.path), st.st_mtime_ns, st.st_size)
+                yield FileEntry(rel, entry.path, st.st_mtime_ns, st.st_size)
 
     # -- writing -------------------------------------------------------------
 

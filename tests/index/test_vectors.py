@@ -1,0 +1,84 @@
+"""The in-memory vector table: loaded, refreshed after edits, and cached beside the index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from conftest import write
+from mnemex.brain import Brain
+from mnemex.embed.hashing import HashingEmbedder
+from mnemex.index.backend import VectorTable
+from mnemex.index.sqlite import SQLiteIndex
+from mnemex.vault import Vault
+
+
+def fresh_table(vault_dir: Path, identity: str) -> VectorTable:
+    """The table as a brand-new process reads it straight from SQLite."""
+    index = SQLiteIndex(vault_dir / ".mnemex" / "index.sqlite")
+    try:
+        index._sidecar.folder = vault_dir / "no-sidecar"  # force the SQLite path
+        return index.vector_table(identity)
+    finally:
+        index.close()
+
+
+def same(a: VectorTable, b: VectorTable) -> bool:
+    return (
+        np.array_equal(a.chunk_ids, b.chunk_ids)
+        and np.array_equal(a.note_ids, b.note_ids)
+        and np.array_equal(np.asarray(a.matrix), np.asarray(b.matrix))
+    )
+
+
+def test_a_refreshed_table_after_edits_equals_a_fresh_load(brain: Brain, vault_dir: Path) -> None:
+    for i in range(5):
+        write(vault_dir, f"n{i}.md", f"- fact {i}\n- other {i}\n")
+    brain.sync()
+    identity = HashingEmbedder().identity
+    brain.backend.vector_table(identity)
+    write(vault_dir, "n1.md", "- fact 1 changed\n- other 1\n")
+    (vault_dir / "n3.md").unlink()
+    write(vault_dir, "n9.md", "- brand new")
+    brain.sync()
+    refreshed = brain.backend.vector_table(identity)
+    assert same(refreshed, fresh_table(vault_dir, identity))
+    assert len(refreshed.chunk_ids) == 9
+
+
+def test_a_new_process_reads_the_sidecar_of_the_current_generation(vault_dir: Path) -> None:
+    write(vault_dir, "a.md", "- one\n- two\n")
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as first:
+        first.sync()
+        table = first.backend.vector_table(HashingEmbedder().identity)
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as second:
+        sidecar = second.backend._sidecar  # type: ignore[attr-defined]
+        loaded = sidecar.load(HashingEmbedder().identity, second.backend.generation())
+        assert loaded is not None and same(loaded, table)
+
+
+def test_a_sidecar_from_an_older_generation_is_never_used(vault_dir: Path) -> None:
+    write(vault_dir, "a.md", "- one\n")
+    identity = HashingEmbedder().identity
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as b:
+        b.sync()
+        b.backend.vector_table(identity)
+        write(vault_dir, "b.md", "- two\n")
+        b.sync()
+        sidecar = b.backend._sidecar  # type: ignore[attr-defined]
+        assert sidecar.load(identity, b.backend.generation()) is None
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as again:
+        assert len(again.backend.vector_table(identity).chunk_ids) == 2
+
+
+def test_a_damaged_sidecar_falls_back_to_sqlite(vault_dir: Path) -> None:
+    write(vault_dir, "a.md", "- one\n")
+    identity = HashingEmbedder().identity
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as b:
+        b.sync()
+        b.backend.vector_table(identity)
+    for path in (vault_dir / ".mnemex" / "index.vectors").glob("*.npy"):
+        path.write_bytes(b"garbage")
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as again:
+        assert len(again.backend.vector_table(identity).chunk_ids) == 1

@@ -15,6 +15,7 @@ from typing import Any
 from mnemex.brain import Brain
 from mnemex.clients import check_installed_clients
 from mnemex.errors import MnemexError
+from mnemex.gitsync import sync_checks
 
 
 @dataclass
@@ -106,6 +107,7 @@ def diagnose(
         except MnemexError as exc:
             checks.append(Check("embedder", "fail", str(exc)))
     checks += [Check(**c) for c in check_installed_clients(probe=probe_clients)]
+    checks += [Check(**c) for c in sync_checks(vault)]  # conflict copies, private files tracked
     if unindexable:
         checks.append(
             Check("files", "warn", f"{unindexable} file(s) could not be indexed (listed below)")

@@ -27,6 +27,8 @@ READ_TOOLS = {
     "read_page",
 }
 WRITE_TOOLS = {"write_page", "append_to_page", "move_page", "delete_page", "remember"}
+READ_TOOLS |= {"list_foundations", "get_foundation"}  # foundations
+WRITE_TOOLS |= {"propose_foundation"}
 
 
 @pytest.fixture

@@ -9,9 +9,11 @@ result as text or, with ``--json``, as JSON. Library errors
 from __future__ import annotations
 
 from mnemex.cli.app import cli
+from mnemex.cli.foundations import register as _register_foundations
 from mnemex.cli.serve import register as _register_serve
 
 _register_serve(cli)  # serve, install, uninstall: kept in their own module, added here
+_register_foundations(cli)  # foundation add|approve|list, sync
 
 
 def main() -> None:

@@ -25,8 +25,20 @@ READ_TOOLS = {
     "get_graph_overview",
     "search",
     "read_page",
+    "get_context",
+    "get_brief",
+    "get_handoff",
+    "list_projects",
 }
-WRITE_TOOLS = {"write_page", "append_to_page", "move_page", "delete_page", "remember"}
+WRITE_TOOLS = {
+    "write_page",
+    "append_to_page",
+    "move_page",
+    "delete_page",
+    "remember",
+    "save_brief",
+    "save_handoff",
+}
 READ_TOOLS |= {"list_foundations", "get_foundation"}  # foundations
 WRITE_TOOLS |= {"propose_foundation"}
 

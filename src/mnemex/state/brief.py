@@ -65,6 +65,7 @@ def save_brief(
     create: bool = False,
     replace: bool = False,
     now: dt.datetime | None = None,
+    hidden: tuple[str, ...] = (),
 ) -> Saved:
     """Replace the project's standing brief whole, and commit it.
 
@@ -77,7 +78,7 @@ def save_brief(
             save that would shrink a substantial brief to a sliver (without ``replace``).
     """
     check_name(project, "project")
-    require_project(vault, project, create=create)
+    require_project(vault, project, create=create, hidden=hidden)
     stamp = now_utc(now)
     machine = machine_name(vault)
     trimmed = Trimmed()

@@ -173,6 +173,7 @@ def save_handoff(
     create: bool = False,
     replace: bool = False,
     now: dt.datetime | None = None,
+    hidden: tuple[str, ...] = (),
 ) -> Saved:
     """Save this machine's handoff for ``project``, replacing its last one, and commit it.
 
@@ -189,7 +190,7 @@ def save_handoff(
             "headline is empty: give one line saying where things stand "
             "(e.g. 'Index rebuild is green; FTS tokenizer still open')"
         )
-    require_project(vault, project, create=create)
+    require_project(vault, project, create=create, hidden=hidden)
     title, whole_title = cut(title, MAX_HEADLINE)
     stamp = now_utc(now)
     machine = machine_name(vault)

@@ -15,6 +15,7 @@ from typing import Any
 from mnemex.brain import Brain
 from mnemex.clients import check_installed_clients
 from mnemex.errors import MnemexError
+from mnemex.foundations import foundation_checks
 from mnemex.gitsync import sync_checks
 
 
@@ -108,6 +109,7 @@ def diagnose(
             checks.append(Check("embedder", "fail", str(exc)))
     checks += [Check(**c) for c in check_installed_clients(probe=probe_clients)]
     checks += [Check(**c) for c in sync_checks(vault)]  # conflict copies, private files tracked
+    checks += [Check(**c) for c in foundation_checks(vault)]  # changed outside mnemex, unlisted
     if unindexable:
         checks.append(
             Check("files", "warn", f"{unindexable} file(s) could not be indexed (listed below)")

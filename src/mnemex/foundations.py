@@ -215,6 +215,17 @@ def _diff(old: bytes | None, new: bytes, old_name: str, new_name: str) -> dict[s
     return out
 
 
+def _journal(vault: Vault, project: str, event: str, rel: str, **extra: Any) -> str:
+    """Append the event to this machine's journal of the project; returns the journal's path."""
+    from mnemex.machine import machine_name
+    from mnemex.state.journal import append_entry
+
+    machine = machine_name(vault)
+    entry: dict[str, Any] = {"ts": _now(), "machine": machine, "event": event, "path": rel}
+    entry.update({k: v for k, v in extra.items() if v is not None})
+    return append_entry(vault, project, machine, entry)
+
+
 def _place(
     vault: Vault,
     project: str,
@@ -251,6 +262,12 @@ def _place(
                 _abs(vault, rel).unlink()
             paths.append(rel)
         report.add("updated" if old else "created", f"{folder}/{file}")
+        event = {"foundation-approve": "draft_approved"}.get(
+            operation, "foundation_replaced" if old else "foundation_added"
+        )
+        paths.append(
+            _journal(vault, project, event, f"{folder}/{file}", slug=slug, sha256=doc["sha256"])
+        )
         commit = commit_change(vault, paths, operation, f"{project}/{slug}")
     return {
         "applied": True,
@@ -401,6 +418,17 @@ def propose_foundation(
         text = json.dumps(meta, ensure_ascii=False, indent=2) + "\n"
         atomic_write(_abs(vault, meta_rel), text.encode("utf-8"))
         report.add("updated" if existed else "created", draft)
+        paths.append(
+            _journal(
+                vault,
+                project,
+                "draft_proposed",
+                draft,
+                slug=slug,
+                sha256=sha256_bytes(data),
+                proposed_by=proposed_by,
+            )
+        )
         commit = commit_change(vault, paths, "foundation-propose", f"{project}/{slug}")
     return {
         "project": project,
@@ -489,16 +517,98 @@ def approve_foundation(
     }
 
 
+def reject_foundation(vault: Vault, project: str, slug: str) -> dict[str, Any]:
+    """Delete a draft (both its files) without touching the foundation; one commit.
+
+    Raises:
+        NoteNotFound: there is no draft for ``slug``.
+    """
+    check_slug(slug)
+    folder = _folder(vault, project)
+    doc, meta = _draft_files(vault, project, slug)
+    if doc is None and not _abs(vault, meta).exists():
+        waiting = ", ".join(d["slug"] for d in list_drafts(vault, project)) or "none"
+        raise NoteNotFound(f"project {project!r} has no draft {slug!r} (drafts: {waiting})")
+    report = Report()
+    with recording(vault), vault.lock("foundations"):
+        paths = [p for p in (doc, meta) if p]
+        for rel in paths:
+            with contextlib.suppress(FileNotFoundError):
+                _abs(vault, rel).unlink()
+                report.add("updated", rel)
+        paths.append(_journal(vault, project, "draft_rejected", doc or meta, slug=slug))
+        commit = commit_change(vault, paths, "foundation-reject", f"{project}/{slug}")
+    return {
+        "project": project,
+        "slug": slug,
+        "rejected": doc or meta,
+        "folder": folder,
+        "report": report.to_dict(),
+        "commit": commit.to_dict(),
+    }
+
+
+def foundation_checks(vault: Vault) -> list[dict[str, str]]:
+    """Doctor checks: foundations changed outside mnemex, and files no manifest lists."""
+    base = vault.root / FOLDER
+    changed: list[str] = []
+    unlisted: list[str] = []
+    broken: list[str] = []
+    if not base.is_dir():
+        return []
+    for folder in sorted(p for p in base.iterdir() if p.is_dir() and p.name[0] != "."):
+        project = folder.name
+        try:
+            check_name(project, "project")
+            docs = read_manifest(vault, project)["documents"]
+        except VaultError as exc:
+            broken.append(str(exc))
+            continue
+        listed = {str(d.get("file")) for d in docs} | {MANIFEST}
+        for doc in docs:
+            if _disk_sha(vault, project, str(doc.get("file"))) != doc.get("sha256"):
+                changed.append(f"{FOLDER}/{project}/{doc.get('file')}")
+        for entry in sorted(folder.iterdir()):
+            if entry.is_file() and entry.name not in listed and entry.name[0] != ".":
+                unlisted.append(f"{FOLDER}/{project}/{entry.name}")
+    checks = []
+    if broken:
+        checks.append({"name": "foundations", "status": "fail", "detail": "; ".join(broken[:5])})
+    if changed:
+        checks.append(
+            {
+                "name": "foundations",
+                "status": "warn",
+                "detail": f"{len(changed)} foundation(s) changed outside mnemex (bytes differ "
+                f"from manifest.json; re-add them with `mnemex foundation add`): "
+                + ", ".join(changed[:10]),
+            }
+        )
+    if unlisted:
+        checks.append(
+            {
+                "name": "foundations",
+                "status": "warn",
+                "detail": f"{len(unlisted)} file(s) in foundations/ that no manifest lists "
+                "(not foundations; add them with `mnemex foundation add`): "
+                + ", ".join(unlisted[:10]),
+            }
+        )
+    return checks
+
+
 __all__ = [
     "FRAMING",
     "MAX_FOUNDATION_BYTES",
     "add_foundation",
     "approve_foundation",
     "check_slug",
+    "foundation_checks",
     "known_projects",
     "list_drafts",
     "list_foundations",
     "propose_foundation",
     "read_foundation",
     "read_manifest",
+    "reject_foundation",
 ]

@@ -86,3 +86,16 @@ def test_foundation_commands_refuse_bad_input_with_a_clear_message(
     result = CliRunner().invoke(cli, ["--vault", str(root), "foundation", "approve", "proj", "x"])
     assert result.exit_code == 1 and "no draft" in result.output
     assert not (root / "foundations/proj").exists()
+
+
+def test_foundation_reject_deletes_the_draft_and_keeps_the_foundation(
+    root: Path, tmp_path: Path
+) -> None:
+    doc = tmp_path / "arch.md"
+    doc.write_text("alpha\n", encoding="utf-8")
+    mnemex(root, "foundation", "add", "proj", str(doc))
+    propose_foundation(Vault(root), "proj", "arch", "gamma\n", "why", "claude-code@m")
+    out = mnemex(root, "foundation", "reject", "proj", "arch").output
+    assert "rejected foundations/proj/drafts/arch.md" in out
+    assert not (root / "foundations/proj/drafts/arch.md").exists()
+    assert read_foundation(Vault(root), "proj", "arch")["content"] == "alpha\n"

@@ -212,3 +212,51 @@ def test_a_proposal_for_an_unknown_project_is_refused_with_the_known_ones(vault:
 def test_approving_a_missing_draft_says_which_drafts_exist(vault: Vault) -> None:
     with pytest.raises(NoteNotFound, match="drafts: none"):
         fd.approve_foundation(vault, "proj", "arch")
+
+
+def test_every_foundation_change_is_journaled_in_the_same_commit(
+    vault: Vault, tmp_path: Path
+) -> None:
+    from mnemex.state.journal import read_journal
+
+    path = source(tmp_path, "arch.md", b"one\n")
+    fd.add_foundation(vault, "proj", path)
+    path.write_bytes(b"two\n")
+    fd.add_foundation(vault, "proj", path, apply=True)
+    fd.propose_foundation(vault, "proj", "arch", "three\n", "why", "t@m")
+    fd.approve_foundation(vault, "proj", "arch", apply=True)
+    fd.propose_foundation(vault, "proj", "arch", "four\n", "why", "t@m")
+    fd.reject_foundation(vault, "proj", "arch")
+    events = [e["event"] for e in read_journal(vault, "proj").entries]
+    assert events == [
+        "foundation_added",
+        "foundation_replaced",
+        "draft_proposed",
+        "draft_approved",
+        "draft_proposed",
+        "draft_rejected",
+    ]
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--", "foundations/proj", "state/proj"],
+        cwd=vault.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert status == ""
+    assert git_log(vault)[0] == "mnemex foundation-reject: proj/arch"
+    assert fd.read_foundation(vault, "proj", "arch")["content"] == "three\n"
+    assert fd.list_drafts(vault, "proj") == []
+
+
+def test_doctor_checks_report_changed_and_unlisted_foundation_files(
+    vault: Vault, tmp_path: Path
+) -> None:
+    assert fd.foundation_checks(vault) == []
+    fd.add_foundation(vault, "proj", source(tmp_path, "arch.md", b"one\n"))
+    assert fd.foundation_checks(vault) == []
+    (vault.root / "foundations/proj/arch.md").write_bytes(b"hand edit\n")
+    (vault.root / "foundations/proj/stray.md").write_bytes(b"stray\n")
+    details = " ".join(c["detail"] for c in fd.foundation_checks(vault))
+    assert "changed outside mnemex" in details and "foundations/proj/arch.md" in details
+    assert "no manifest lists" in details and "foundations/proj/stray.md" in details

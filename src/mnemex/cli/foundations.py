@@ -1,4 +1,4 @@
-"""``mnemex foundation add|approve|list`` and ``mnemex sync``.
+"""``mnemex foundation add|approve|reject|list`` and ``mnemex sync``.
 
 Registered onto the command tree by :func:`register`. Replacing a foundation or
 approving a draft prints the plan (with its diff) and applies only with ``--yes``.
@@ -66,7 +66,7 @@ def _print_plan(result: dict[str, Any], command: str) -> None:
 
 @click.group()
 def foundation() -> None:
-    """A project's canonical documents, kept byte for byte (add, approve drafts, list)."""
+    """A project's canonical documents, kept byte for byte (add, approve or reject drafts, list)."""
 
 
 @foundation.command("add")
@@ -102,6 +102,20 @@ def foundation_approve(app: Context, project: str, slug: str, yes: bool, as_json
     result = approve_foundation(_vault(app), project, slug, apply=yes)
     command = f"mnemex foundation approve {project} {slug}"
     emit(result, as_json, lambda: _print_plan(result, command))
+
+
+@foundation.command("reject")
+@click.argument("project")
+@click.argument("slug")
+@json_option
+@pass_app
+@handle_errors
+def foundation_reject(app: Context, project: str, slug: str, as_json: bool) -> None:
+    """Reject an agent's draft of SLUG: delete it; the foundation stays as it is."""
+    from mnemex.foundations import reject_foundation
+
+    result = reject_foundation(_vault(app), project, slug)
+    emit(result, as_json, lambda: click.echo(f"rejected {result['rejected']} (draft deleted)"))
 
 
 @foundation.command("list")

@@ -283,7 +283,7 @@ def read_handoff_text(text: str, rel: str) -> dict[str, Any]:
     return {
         "path": rel,
         "headline": title or str(fm.get("title") or ""),
-        "machine": str(fm.get("machine") or rel.split("/")[-2]),
+        "machine": str(fm.get("machine") or (rel.split("/")[-2:-1] or [""])[0]),
         "harness": fm.get("harness"),
         "model": fm.get("model"),
         "updated": str(fm.get("updated") or ""),

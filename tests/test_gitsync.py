@@ -175,3 +175,23 @@ def test_the_sync_command_prints_counts_and_json(machines: tuple[Vault, Vault, P
     assert out.exit_code == 0, out.output
     assert '"pushed": true' in out.output
     assert (b.root / "notes/x.md").exists()
+
+
+def test_a_vault_initialised_separately_joins_the_remote_without_losing_anything(
+    machines: tuple[Vault, Vault, Path], tmp_path: Path
+) -> None:
+    a, _, bare = machines
+    c = tmp_path / "c"
+    init_vault(c, git=True)
+    identify(c, "Cy")
+    git(c, "checkout", "-q", "-b", "main")
+    write(c, "notes/from-c.md", "# From C\n")
+    git(c, "remote", "add", "origin", str(bare))
+    done = sync(Vault(c))
+    assert done["pushed"], done
+    assert (c / "wiki/general/concepts/bm25.md").exists()
+    assert (c / "notes/from-c.md").exists()
+    for conflict in done["conflicts"]:  # both vaults wrote mnemex.toml and .gitignore
+        assert conflict["kept"] == "ours" and (c / conflict["theirs"]).exists()
+    sync(a)
+    assert (a.root / "notes/from-c.md").exists()

@@ -246,7 +246,15 @@ def sync(vault: Vault, remote: str | None = None) -> dict[str, Any]:
         result["pulled"] = 0
         if has_upstream and has_head:
             before = _out(vault, "rev-parse", "HEAD")
-            merged = _git(vault, "merge", "--no-edit", "--no-ff", "-q", upstream)
+            merged = _git(
+                vault,
+                "merge",
+                "--no-edit",
+                "--no-ff",
+                "--allow-unrelated-histories",
+                "-q",
+                upstream,
+            )
             if merged.returncode != 0:
                 if not (vault.root / ".git" / "MERGE_HEAD").exists():
                     report.add("failed", upstream, f"git merge failed: {merged.stderr.strip()}")

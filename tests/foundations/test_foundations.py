@@ -260,3 +260,20 @@ def test_doctor_checks_report_changed_and_unlisted_foundation_files(
     details = " ".join(c["detail"] for c in fd.foundation_checks(vault))
     assert "changed outside mnemex" in details and "foundations/proj/arch.md" in details
     assert "no manifest lists" in details and "foundations/proj/stray.md" in details
+
+
+def test_drafts_are_never_indexed_or_searched(tmp_path: Path) -> None:
+    from mnemex.brain import Brain
+    from mnemex.embed.hashing import HashingEmbedder
+
+    root = tmp_path / "v"
+    init_vault(root, git=False)
+    (root / "state" / "proj").mkdir(parents=True)
+    vault = Vault(root)
+    fd.propose_foundation(vault, "proj", "arch", "# Zebra draft\nzebracorn\n", "why", "t@m")
+    (root / "notes").mkdir()
+    (root / "notes/n.md").write_text("# Note\nzebracorn too\n", encoding="utf-8")
+    assert [e.rel for e in vault.iter_files()] == ["notes/n.md"]
+    with Brain(vault, embedder=HashingEmbedder()) as brain:
+        brain.sync()
+        assert brain.backend.stats()["notes"] == 1

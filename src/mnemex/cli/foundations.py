@@ -184,6 +184,12 @@ def sync(app: Context, remote: str | None, as_json: bool) -> None:
         if result["conflicts"]:
             count = len(result["conflicts"])
             click.echo(f"{count} conflict(s): merge the copies by hand, then delete them")
+        listed = {c["theirs"] for c in result["conflicts"]}
+        waiting = [c for c in result.get("conflict_copies", []) if c not in listed]
+        if waiting:
+            click.echo(
+                f"{len(waiting)} earlier conflict copy(ies) still to merge: {', '.join(waiting)}"
+            )
         for outcome in ("refused", "failed"):
             for problem in report["problems"].get(outcome, []):
                 click.echo(f"{outcome} {problem['path']}: {problem['reason']}")

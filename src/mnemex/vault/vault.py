@@ -152,7 +152,8 @@ class Vault:
         """Every note file, depth first, skipping ``.mnemex``, ``.git``, ``.obsidian``.
 
         Symlinked folders are not followed (no loops, no escapes); a symlinked
-        file is yielded only when it points inside the vault.
+        file is yielded only when it points inside the vault. Foundation drafts
+        (``foundations/<project>/drafts/``) are proposals, not notes: never walked.
         """
         root = str(self.root)
         cut = len(root) + 1  # entry.path is root + "/" + rel: slicing beats os.path.relpath
@@ -167,7 +168,7 @@ class Vault:
                 name = entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if name not in IGNORED_FOLDERS:
+                        if name not in IGNORED_FOLDERS and not _is_drafts(entry.path[cut:]):
                             stack.append(entry.path)
                         continue
                 except OSError:
@@ -249,6 +250,12 @@ class Vault:
             if expected_hash is not None and expected_hash != current:
                 raise WriteConflict(clean, expected_hash, current)
             (self.root / clean).unlink()
+
+
+def _is_drafts(rel: str) -> bool:
+    """``foundations/<project>/drafts``: agents' proposals, not notes and never indexed."""
+    parts = rel.replace(os.sep, "/").split("/")
+    return len(parts) == 3 and parts[0] == "foundations" and parts[2] == "drafts"
 
 
 def atomic_write(path: Path, data: bytes) -> None:

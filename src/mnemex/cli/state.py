@@ -452,6 +452,68 @@ def hook_stop(app: Context, project: str | None, block: bool, within: int) -> No
     click.echo(reminder)
 
 
+@hook.command("install")
+@click.option(
+    "--scope",
+    type=click.Choice(["user", "project", "local"]),
+    default="user",
+    show_default=True,
+    help="Claude Code settings: ~/.claude/settings.json, .claude/settings.json or "
+    ".claude/settings.local.json.",
+)
+@click.option(
+    "--settings",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Use this settings file instead.",
+)
+@click.option(
+    "--instructions",
+    "instructions",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also add a short block on reading and saving state to this file (CLAUDE.md, "
+    "AGENTS.md); repeat for more.",
+)
+@click.option("--no-hooks", is_flag=True, help="Only write the --instructions blocks.")
+@click.option("--dry-run", is_flag=True, help="Show the change without writing anything.")
+@json_option
+@pass_app
+@handle_errors
+def hook_install(
+    app: Context,
+    scope: str,
+    settings: Path | None,
+    instructions: tuple[Path, ...],
+    no_hooks: bool,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Add the SessionStart and Stop hooks to Claude Code (other settings kept, file backed up).
+
+    Running it again changes nothing. With --instructions, also add (or refresh) a
+    marked block telling the agent when to read and save state.
+    """
+    from mnemex.agent_hooks import install_hooks, install_instructions
+    from mnemex.cli.serve import _vault_for_install
+
+    vault = _vault_for_install(app)
+    changes = (
+        [] if no_hooks else [install_hooks(vault, scope=scope, settings=settings, dry_run=dry_run)]
+    )
+    changes += [install_instructions(path, dry_run=dry_run) for path in instructions]
+
+    def text() -> None:
+        for change in changes:
+            prefix = "would be " if change.dry_run and change.outcome != "unchanged" else ""
+            click.echo(f"{prefix}{change.outcome} {change.path}")
+            if change.backup:
+                click.echo(f"  backup: {change.backup}")
+            if change.dry_run and change.diff:
+                click.echo(change.diff, nl=False)
+
+    emit([c.to_dict() for c in changes], as_json, text)
+
+
 def register(cli: click.Group) -> None:
     """Add context, handoff, brief and hook to the command tree."""
     for command in (context, handoff, brief, hook):

@@ -123,3 +123,10 @@ def test_a_read_only_server_has_the_state_reads_but_not_the_saves(tmp_path: Path
     state = state_for(make_vault(tmp_path / "ro"), read_only=True)
     assert error(call(state, "save_handoff", project="p", headline="h", create=True))
     assert ok(call(state, "list_projects"))["projects"] == []
+
+
+def test_get_context_keeps_within_its_budget_and_refuses_one_too_small(state: ServerState) -> None:
+    _handoff(state, state=[f"where things stand, part {i} " * 10 for i in range(15)])
+    context = ok(call(state, "get_context", project="mnemex", max_tokens=300))
+    assert context["tokens"] <= 300 and context["omitted"]
+    assert error(call(state, "get_context", project="mnemex", max_tokens=100))

@@ -58,3 +58,25 @@ def test_hook_install_through_the_cli_writes_only_the_named_files(tmp_path: Path
     assert [c["outcome"] for c in json.loads(done.stdout)] == ["created", "created"]
     assert "get_context" in claude_md.read_text()
     assert "SessionStart" in json.loads(settings.read_text())["hooks"]
+
+
+def test_install_claude_code_with_hooks_adds_them_to_the_users_settings(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    vault = tmp_path / "vault"
+    init_vault(vault, git=False)
+    config = tmp_path / "claude.json"
+    base = [sys.executable, "-m", "mnemex", "--vault", str(vault), "install"]
+    done = subprocess.run(
+        [*base, "claude-code", "--config", str(config), "--hooks", "--json"],
+        capture_output=True, text=True, env={**os.environ}, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hooks"]["outcome"] == "created"
+    settings = json.loads((isolated_home / ".claude" / "settings.json").read_text())
+    assert set(settings["hooks"]) == {"SessionStart", "Stop"}
+    refused = subprocess.run(
+        [*base, "cursor", "--config", str(tmp_path / "c.json"), "--hooks"],
+        capture_output=True, text=True, env={**os.environ}, timeout=60, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1 and "claude-code only" in refused.stderr

@@ -138,6 +138,11 @@ def _print_change(change: ConfigChange, verb: str) -> None:
     metavar="NAME",
     help="Serve this private name.",
 )
+@click.option(
+    "--hooks",
+    is_flag=True,
+    help="claude-code: also add the SessionStart and Stop hooks (see `mnemex hook install`).",
+)
 @json_option
 @pass_app
 @handle_errors
@@ -149,14 +154,21 @@ def install(
     dry_run: bool,
     read_only: bool,
     include_private: tuple[str, ...],
+    hooks: bool,
     as_json: bool,
 ) -> None:
     """Register mnemex's MCP server with CLIENT (claude-code, claude-desktop, cursor, codex).
 
     Writes one entry named "mnemex" (the absolute path of this mnemex and the
     vault) into the client's configuration, backing the file up first; running
-    it again changes nothing. Codex gets a longer startup timeout.
+    it again changes nothing. Codex gets a longer startup timeout. With --hooks
+    (claude-code), Claude Code also starts each session with the project's context
+    and is reminded to save a handoff before it stops.
     """
+    if hooks and client != "claude-code":
+        raise ConfigError(
+            f"--hooks is for claude-code only; {client} has no session hooks mnemex can add"
+        )
     change = install_client(
         client,
         _vault_for_install(app),
@@ -166,7 +178,21 @@ def install(
         read_only=read_only,
         include_private=include_private,
     )
-    emit(change.to_dict(), as_json, lambda: _print_change(change, "installed"))
+    if not hooks:
+        emit(change.to_dict(), as_json, lambda: _print_change(change, "installed"))
+        return
+    from mnemex.agent_hooks import install_hooks
+
+    hooked = install_hooks(_vault_for_install(app), scope=scope or "user", dry_run=dry_run)
+
+    def text() -> None:
+        _print_change(change, "installed")
+        prefix = "would be " if hooked.dry_run and hooked.outcome != "unchanged" else ""
+        click.echo(f"{prefix}{hooked.outcome} {hooked.path} (SessionStart and Stop hooks)")
+        if hooked.backup:
+            click.echo(f"  backup: {hooked.backup}")
+
+    emit({**change.to_dict(), "hooks": hooked.to_dict()}, as_json, text)
 
 
 @click.command()

@@ -117,8 +117,8 @@ def _seen(pairs: tuple[str, ...]) -> dict[str, str]:
     "--max-tokens",
     default=DEFAULT_CONTEXT_TOKENS,
     show_default=True,
-    type=click.IntRange(min=50),
-    help="Budget for the whole context.",
+    type=click.IntRange(min=300),
+    help="Budget for the whole context (at least 300).",
 )
 @click.option("--seen", multiple=True, metavar="SLUG=SHA256", help="A foundation already read.")
 @json_option
@@ -373,7 +373,7 @@ def hook() -> None:
 
 @hook.command("session-start")
 @click.option("--project", help="The project (default: from the session's working folder).")
-@click.option("--max-tokens", default=DEFAULT_CONTEXT_TOKENS, type=click.IntRange(min=50))
+@click.option("--max-tokens", default=DEFAULT_CONTEXT_TOKENS, type=click.IntRange(min=300))
 @pass_app
 def hook_session_start(app: Context, project: str | None, max_tokens: int) -> None:
     """Print the project's context for the agent (Claude Code's SessionStart hook).

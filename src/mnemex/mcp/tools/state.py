@@ -13,8 +13,9 @@ from pydantic import Field
 
 from mnemex.errors import VaultError
 from mnemex.machine import machine_name
-from mnemex.mcp.params import MaxTokens, Name
+from mnemex.mcp.params import Name
 from mnemex.mcp.registry import Ctx, state_of, tool
+from mnemex.mcp.state import MAX_TOKENS_CEILING
 from mnemex.mcp.tools.write import _client_name
 from mnemex.state import (
     DEFAULT_CONTEXT_TOKENS,
@@ -61,7 +62,15 @@ def _public(item: dict[str, Any] | None) -> dict[str, Any] | None:
 def get_context(
     project: _Project,
     ctx: Ctx,
-    max_tokens: MaxTokens = DEFAULT_CONTEXT_TOKENS,
+    max_tokens: Annotated[
+        int,
+        Field(
+            ge=300,
+            le=MAX_TOKENS_CEILING,
+            description="Budget for the whole answer, in tokens (at least 300: the framing "
+            "alone takes about 150); what does not fit is named in `omitted`.",
+        ),
+    ] = DEFAULT_CONTEXT_TOKENS,
     seen: Annotated[
         dict[str, Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]] | None,
         Field(

@@ -10,9 +10,7 @@ is one 150 MB matrix product of a few milliseconds, exact, with no ANN to tune.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
@@ -32,6 +30,7 @@ from mnemex.index.backend import (
     Scope,
     VectorTable,
 )
+from mnemex.index.sidecar import VectorSidecar
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -107,73 +106,6 @@ NOTE_DATE = (
 
 # bm25 column weights: title, heading, text (chosen with `mnemex eval`, see docs/benchmarks.md)
 BM25_WEIGHTS = (2.0, 1.0, 1.0)
-
-
-class VectorSidecar:
-    """The vector matrix of one generation, saved beside the index as ``.npy`` files.
-
-    Written after a full load from SQLite, read by the next process at the same
-    generation. Files carry the generation in their names and a small JSON marker
-    is written last (atomically), so a reader never mixes two generations; any
-    problem reading them falls back to SQLite. Derived and disposable, like the index.
-    """
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def _stem(self, embedder: str, gen: int) -> Path:
-        key = hashlib.sha1(embedder.encode()).hexdigest()[:12]
-        return self.folder / f"{key}-{gen}"
-
-    def _marker(self, embedder: str) -> Path:
-        return self.folder / (hashlib.sha1(embedder.encode()).hexdigest()[:12] + ".json")
-
-    def load(self, embedder: str, gen: int) -> VectorTable | None:
-        try:
-            marker = json.loads(self._marker(embedder).read_text(encoding="utf-8"))
-            if marker.get("generation") != gen or marker.get("embedder") != embedder:
-                return None
-            stem = self._stem(embedder, gen)
-            ids = np.load(f"{stem}.ids.npy")
-            # not memory-mapped: a search's matrix product reads every page anyway,
-            # and a later refresh copies rows out of it far faster from RAM
-            matrix = np.load(f"{stem}.matrix.npy")
-            if ids.shape != (2, matrix.shape[0]):
-                return None
-            return VectorTable(ids[0], ids[1], matrix, gen)
-        except (OSError, ValueError, KeyError, json.JSONDecodeError):
-            return None
-
-    def hashes(self, embedder: str, gen: int) -> list[str]:
-        try:
-            text = Path(f"{self._stem(embedder, gen)}.hashes.txt").read_text(encoding="ascii")
-        except OSError:
-            return []
-        return text.split()
-
-    def save(self, embedder: str, table: VectorTable, hashes: list[str]) -> None:
-        try:
-            self.folder.mkdir(exist_ok=True)
-            stem = self._stem(embedder, table.generation)
-            np.save(f"{stem}.ids.npy.tmp.npy", np.stack([table.chunk_ids, table.note_ids]))
-            os.replace(f"{stem}.ids.npy.tmp.npy", f"{stem}.ids.npy")
-            np.save(f"{stem}.matrix.npy.tmp.npy", np.ascontiguousarray(table.matrix))
-            os.replace(f"{stem}.matrix.npy.tmp.npy", f"{stem}.matrix.npy")
-            Path(f"{stem}.hashes.txt").write_text("\n".join(hashes), encoding="ascii")
-            marker = self._marker(embedder)
-            tmp = marker.with_suffix(".json.tmp")
-            tmp.write_text(
-                json.dumps({"generation": table.generation, "embedder": embedder}),
-                encoding="utf-8",
-            )
-            os.replace(tmp, marker)
-            keep = stem.name
-            for old in self.folder.glob(f"{keep.rsplit('-', 1)[0]}-*"):
-                if not old.name.startswith(keep + "."):
-                    with contextlib.suppress(OSError):
-                        old.unlink()
-        except OSError:
-            pass  # a cache: failing to write it costs speed, never correctness
 
 
 class SQLiteIndex:

@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from mnemex.errors import VaultError
-from mnemex.history import committable, is_repository, recording
+from mnemex.history import committable, git_environment, is_repository, recording, run_git
 from mnemex.machine import machine_name
 from mnemex.report import Report
 from mnemex.vault import LOCAL_DIR, Vault, slugify
@@ -33,31 +33,13 @@ MAX_LISTED = 50
 
 
 def _git(vault: Vault, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_MERGE_AUTOEDIT": "no"}
-    name = _out(vault, "config", "user.name")
-    email = _out(vault, "config", "user.email")
-    if not name:
-        env["GIT_AUTHOR_NAME"] = env["GIT_COMMITTER_NAME"] = "mnemex"
-    if not email:
-        env["GIT_AUTHOR_EMAIL"] = env["GIT_COMMITTER_EMAIL"] = "mnemex@localhost"
-    return subprocess.run(
-        ["git", "-c", "core.quotepath=off", *args],
-        cwd=vault.root,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
+    # never prompt for credentials or a merge message: sync runs unattended
+    env = {**git_environment(vault), "GIT_TERMINAL_PROMPT": "0", "GIT_MERGE_AUTOEDIT": "no"}
+    return run_git(vault, *args, env=env)
 
 
 def _out(vault: Vault, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "core.quotepath=off", *args],
-        cwd=vault.root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_git(vault, *args)
     return done.stdout.strip() if done.returncode == 0 else ""
 
 

@@ -81,7 +81,7 @@ def recording(vault: Vault) -> Iterator[None]:
             held[key] = 0
 
 
-def _git(
+def run_git(
     vault: Vault, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -94,13 +94,13 @@ def _git(
     )
 
 
-def _environment(vault: Vault) -> dict[str, str]:
+def git_environment(vault: Vault) -> dict[str, str]:
     """The environment for commits: the person's identity, else a stand-in naming mnemex."""
     key = str(vault.root)
     if key not in _IDENTITY_ENV:
         extra: dict[str, str] = {}
-        name = _git(vault, "config", "user.name").stdout.strip()
-        email = _git(vault, "config", "user.email").stdout.strip()
+        name = run_git(vault, "config", "user.name").stdout.strip()
+        email = run_git(vault, "config", "user.email").stdout.strip()
         if not name:
             extra["GIT_AUTHOR_NAME"] = extra["GIT_COMMITTER_NAME"] = "mnemex"
         if not email:
@@ -136,7 +136,7 @@ def commit_change(vault: Vault, paths: Sequence[str], operation: str, summary: s
     wanted = sorted({p for p in paths if committable(vault, p)})
     if not wanted:
         return CommitResult(None, reason="nothing committable (private or machine-local paths)")
-    env = _environment(vault)
+    env = git_environment(vault)
     subject = f"mnemex {operation}: {summary}"
     if len(subject) > 100:
         subject = subject[:99] + "…"
@@ -169,7 +169,7 @@ def _run(vault: Vault, args: list[str], env: dict[str, str], check: bool = False
     """Run git, waiting out a lock someone outside mnemex holds; returns stdout."""
     deadline = time.monotonic() + INDEX_LOCK_WAIT_SECONDS
     while True:
-        done = _git(vault, *args, env=env)
+        done = run_git(vault, *args, env=env)
         if done.returncode == 0 or not check:
             return done.stdout
         if "index.lock" in done.stderr and time.monotonic() < deadline:

@@ -3,13 +3,15 @@
 Checks that the vault is found (and how), the settings parse, the index exists
 and is fresh against the files, the embedder loads and answers, and lists
 files that could not be indexed, and that every agent client mnemex was installed
-into starts a working MCP server. Each check is ``ok``, ``warn`` or ``fail``.
+into starts a working MCP server. :func:`diagnose_secrets` (``--secrets``) scans the
+vault and its git history for secrets. Each check is ``ok``, ``warn`` or ``fail``.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mnemex.brain import Brain
@@ -132,4 +134,34 @@ def diagnose(
     }
 
 
-__all__ = ["Check", "diagnose"]
+def diagnose_secrets(vault_root: Path) -> dict[str, Any]:
+    """``mnemex doctor --secrets``: secret patterns in the vault's files and git history.
+
+    ``fail`` when any is found; each finding names the kind, path, commit (short sha,
+    ``None`` for the working tree) and line, never the secret. ``purge`` says how to
+    remove one from history (vault format §13).
+    """
+    from mnemex.redact import PURGE_RECIPE, scan_vault_history
+
+    findings = scan_vault_history(vault_root)
+    commits = sorted({f["commit"] for f in findings if f["commit"]})
+    if findings:
+        check = Check(
+            "secrets",
+            "fail",
+            f"{len(findings)} secret(s) found in the vault"
+            + (f" and in {len(commits)} commit(s) of its history" if commits else "")
+            + ": rotate them, then purge the history",
+        )
+    else:
+        check = Check("secrets", "ok", "no secret patterns in the files or the git history")
+    return {
+        "status": check.status,
+        "checks": [check.to_dict()],
+        "findings": findings,
+        "commits": commits,
+        "purge": PURGE_RECIPE if findings else "",
+    }
+
+
+__all__ = ["Check", "diagnose", "diagnose_secrets"]

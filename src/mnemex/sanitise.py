@@ -12,12 +12,15 @@ data, not orders. Three idempotent passes, each leaving ordinary text as it is:
   or interpreter as ``\\|``.
 
 :func:`redact_secrets` replaces API keys, tokens and private keys with
-``[redacted:<kind>]`` before anything is written to a memory.
+``[redacted:<kind>]`` before anything is written to a memory (the patterns live in
+:mod:`mnemex.redact`).
 """
 
 from __future__ import annotations
 
 import re
+
+from mnemex.redact import redact_text
 
 # C0 and C1 controls except tab and newline (carriage returns are normalised first).
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -41,26 +44,6 @@ _SCHEME_RE = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]{0,30})://")
 _SHELL_PIPE_RE = re.compile(
     r"(?<!\\)\|(?=[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|ksh|dash|fish|csh|tcsh|python[0-9.]*|"
     r"perl|ruby|node|php|pwsh|powershell|iex|cmd|source|eval|exec|xargs)\b)"
-)
-
-_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "private-key",
-        re.compile(
-            r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)"
-        ),
-    ),
-    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
-    ("aws-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
-    ("slack-token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-)
-_BEARER_RE = re.compile(r"(?i)\b(bearer)[ \t]+[A-Za-z0-9._~+/=-]{16,}")
-_ASSIGNED_SECRET_RE = re.compile(
-    r"(?i)\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)"
-    r"([ \t]*[:=][ \t]*)(?![\[<])([\"']?)[^\s\"']{6,}\3"
 )
 
 
@@ -87,11 +70,12 @@ def defang(text: str) -> str:
 
 
 def redact_secrets(text: str) -> str:
-    """Replace API keys, tokens and private keys with ``[redacted:<kind>]``."""
-    for kind, pattern in _SECRETS:
-        text = pattern.sub(f"[redacted:{kind}]", text)
-    text = _BEARER_RE.sub(lambda m: f"{m.group(1)} [redacted:token]", text)
-    return _ASSIGNED_SECRET_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}[redacted:secret]", text)
+    """Replace API keys, tokens, passwords and private keys with ``[redacted:<kind>]``.
+
+    The patterns live in :mod:`mnemex.redact`; this is :func:`mnemex.redact.redact`
+    without the findings.
+    """
+    return redact_text(text)
 
 
 def sanitise(text: str, *, defang_urls: bool = True) -> str:

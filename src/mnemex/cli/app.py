@@ -460,12 +460,36 @@ def index_rebuild(app: Context, allow_empty: bool, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--no-embedder", is_flag=True, help="Skip loading the embedder.")
+@click.option(
+    "--secrets",
+    is_flag=True,
+    help="Only scan the vault's files and git history for secrets (fails if any).",
+)
 @json_option
 @pass_app
 @handle_errors
-def doctor(app: Context, no_embedder: bool, as_json: bool) -> None:
+def doctor(app: Context, no_embedder: bool, secrets: bool, as_json: bool) -> None:
     """Check the vault, the index's freshness, the embedder; list files not indexed."""
-    from mnemex.doctor import diagnose
+    from mnemex.doctor import diagnose, diagnose_secrets
+
+    if secrets:
+        found = diagnose_secrets(app.brain.vault.root)
+
+        def secrets_text() -> None:
+            check = found["checks"][0]
+            click.echo(
+                f"{'FAIL' if check['status'] == 'fail' else 'ok  '}  secrets: {check['detail']}"
+            )
+            for f in found["findings"]:
+                where = f"commit {f['commit']}" if f["commit"] else "working tree"
+                click.echo(f"      {f['kind']}: {f['path']}:{f['line']} ({where})")
+            if found["purge"]:
+                click.echo(f"\n{found['purge']}")
+
+        emit(found, as_json, secrets_text)
+        if found["status"] == "fail":
+            sys.exit(1)
+        return
 
     data = diagnose(app.brain, load_embedder=not no_embedder)
 

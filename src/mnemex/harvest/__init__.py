@@ -1,0 +1,29 @@
+"""Harvesting finished agent sessions (issue 5). So far: the transcript readers.
+
+:mod:`mnemex.harvest.readers` reads each harness's transcripts (Claude Code, Codex CLI,
+Gemini CLI, Aider) into the normalised :class:`Session` / :class:`Turn` model of
+:mod:`mnemex.harvest.model`. Digesting, redaction and the ``harvest`` command build on it.
+"""
+
+from __future__ import annotations
+
+from mnemex.harvest.model import Session, ToolCall, ToolResult, Turn
+from mnemex.harvest.readers import (
+    READERS,
+    TranscriptReader,
+    load_reader,
+    reader_names,
+    register_reader,
+)
+
+__all__ = [
+    "READERS",
+    "Session",
+    "ToolCall",
+    "ToolResult",
+    "TranscriptReader",
+    "Turn",
+    "load_reader",
+    "reader_names",
+    "register_reader",
+]

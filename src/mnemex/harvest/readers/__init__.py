@@ -1,0 +1,148 @@
+"""Transcript readers: one per agent harness, behind one small interface.
+
+A reader names its ``harness`` (the ``harness`` of a digest, vault format §7), finds its
+transcript files under a folder (:meth:`TranscriptReader.discover`) and reads one file
+into normalised :class:`~mnemex.harvest.model.Session` objects
+(:meth:`TranscriptReader.read`). Reading never raises on bad content: unusable records are
+skipped and counted on the session with a reason. Only an unreadable file (permissions,
+vanished) raises ``OSError``.
+
+Built-in readers register themselves in :data:`READERS` the same way a third-party one
+would: ``register_reader("harness", factory)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from mnemex.errors import ConfigError
+from mnemex.harvest.model import Session, decode_line
+
+
+class TranscriptReader:
+    """Base class: subclasses set ``harness`` and implement :meth:`discover` and :meth:`read`."""
+
+    #: The harness name, as written in a digest's ``harness`` key.
+    harness: str = ""
+    #: Where the harness usually keeps its transcripts (``~`` expanded by the caller).
+    default_roots: tuple[str, ...] = ()
+
+    def discover(self, root: Path) -> Iterator[Path]:
+        """The transcript files under ``root``, in a stable order."""
+        raise NotImplementedError
+
+    def read(self, path: Path) -> list[Session]:
+        """The sessions in one transcript file (usually one)."""
+        raise NotImplementedError
+
+    def read_all(self, root: Path) -> Iterator[Session]:
+        """Every session under ``root``; a file that cannot be read at all is left out."""
+        for path in self.discover(root):
+            try:
+                yield from self.read(path)
+            except OSError:
+                continue
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def iter_jsonl(data: bytes, session: Session) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, record)`` for each JSON object line; bad lines are counted on ``session``.
+
+    A last line without its newline that does not parse is a file cut mid-record
+    (``truncated last line``); any other line that does not parse is ``invalid JSON line``.
+    """
+    lines = data.split(b"\n")
+    last = len(lines) - 1
+    for number, raw in enumerate(lines):
+        if not raw.strip():
+            continue
+        text = decode_line(raw, session)
+        try:
+            record = json.loads(text)
+        except (ValueError, RecursionError):
+            session.skip("truncated last line" if number == last else "invalid JSON line")
+            continue
+        if not isinstance(record, dict):
+            session.skip("record is not a JSON object")
+            continue
+        yield number, record
+
+
+ReaderFactory = Callable[[], TranscriptReader]
+
+#: harness -> factory building its reader.
+READERS: dict[str, ReaderFactory] = {}
+
+
+def register_reader(harness: str, factory: ReaderFactory) -> None:
+    """Make a reader available under ``harness``."""
+    READERS[harness] = factory
+
+
+def load_reader(harness: str) -> TranscriptReader:
+    """Build the reader registered under ``harness``.
+
+    Raises:
+        ConfigError: no reader of that name is registered.
+    """
+    _register_builtins()
+    try:
+        factory = READERS[harness]
+    except KeyError:
+        known = ", ".join(sorted(READERS))
+        raise ConfigError(f"unknown transcript format {harness!r}; known: {known}") from None
+    return factory()
+
+
+def reader_names() -> list[str]:
+    _register_builtins()
+    return sorted(READERS)
+
+
+def _register_builtins() -> None:
+    if "claude-code" in READERS:
+        return
+
+    def claude_code() -> TranscriptReader:
+        from mnemex.harvest.readers.claude_code import ClaudeCodeReader
+
+        return ClaudeCodeReader()
+
+    def codex() -> TranscriptReader:
+        from mnemex.harvest.readers.codex import CodexReader
+
+        return CodexReader()
+
+    def gemini() -> TranscriptReader:
+        from mnemex.harvest.readers.gemini import GeminiReader
+
+        return GeminiReader()
+
+    def aider() -> TranscriptReader:
+        from mnemex.harvest.readers.aider import AiderReader
+
+        return AiderReader()
+
+    register_reader("claude-code", claude_code)
+    register_reader("codex", codex)
+    register_reader("gemini-cli", gemini)
+    register_reader("aider", aider)
+
+
+__all__ = [
+    "READERS",
+    "ReaderFactory",
+    "TranscriptReader",
+    "iter_jsonl",
+    "load_reader",
+    "reader_names",
+    "register_reader",
+    "sha256_bytes",
+]

@@ -300,3 +300,65 @@ def test_aider_appending_a_session_leaves_earlier_session_hashes_alone(aider_rep
     after = [s.content_sha256 for s in AiderReader().read(history)]
     assert after[:2] == before
     assert len(after) == 3
+
+
+def test_codex_reads_an_older_rollout_of_bare_items(tmp_path: Path) -> None:
+    lines = [
+        {"id": "old-1", "timestamp": "2025-05-01T10:00:00Z", "instructions": None},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+        {
+            "type": "function_call",
+            "name": "shell",
+            "arguments": '{"command": ["ls", "-la"]}',
+            "call_id": "c1",
+        },
+        {"type": "function_call_output", "call_id": "c1", "output": "Exit code: 2\nls: nope"},
+    ]
+    path = tmp_path / "rollout-old.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    session = CodexReader().read(path)[0]
+    assert session.id == "old-1"
+    assert session.turns[0].text == "hi"
+    assert [(c.command, c.exit_code, c.failed) for c in session.tool_calls] == [("ls -la", 2, True)]
+
+
+def test_discovering_a_missing_folder_finds_nothing(tmp_path: Path) -> None:
+    for name in reader_names():
+        assert list(load_reader(name).discover(tmp_path / "missing")) == []
+
+
+def test_default_folders_honour_the_harness_environment_overrides(
+    monkeypatch: pytest.MonkeyPatch, isolated_home: Path
+) -> None:
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    assert ClaudeCodeReader().default_paths() == [
+        isolated_home / ".claude" / "projects",
+        isolated_home / ".config" / "claude" / "projects",
+    ]
+    assert CodexReader().default_paths() == [isolated_home / ".codex" / "sessions"]
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/elsewhere/claude")
+    monkeypatch.setenv("CODEX_HOME", "/elsewhere/codex")
+    assert ClaudeCodeReader().default_paths()[0] == Path("/elsewhere/claude/projects")
+    assert CodexReader().default_paths() == [Path("/elsewhere/codex/sessions")]
+
+
+def test_claude_code_keeps_only_its_own_summaries_and_leaves_out_sidechain_records(
+    tmp_path: Path,
+) -> None:
+    def rec(**kw: object) -> str:
+        return json.dumps({"sessionId": "s", "timestamp": "2026-11-30T09:00:00Z", **kw})
+
+    lines = [
+        rec(type="user", uuid="u1", message={"role": "user", "content": "main request"}),
+        rec(type="user", uuid="x1", isSidechain=True, message={"role": "user", "content": "sub"}),
+        json.dumps({"type": "summary", "summary": "Mine", "leafUuid": "u1"}),
+        json.dumps({"type": "summary", "summary": "Someone else's", "leafUuid": "zzz"}),
+    ]
+    path = tmp_path / "p" / "s.jsonl"
+    path.parent.mkdir()
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    session = ClaudeCodeReader().read(path)[0]
+    assert session.summaries == ["Mine"]
+    assert [t.text for t in session.turns] == ["main request"]
+    assert dict(session.skipped) == {"subagent record in the main file": 1}

@@ -33,6 +33,7 @@ Kind = Literal["message", "summary", "compaction"]
 MAX_OUTPUT_CHARS = 4_000
 _HEAD = 3_000
 MAX_INPUT_SUMMARY = 300
+_ODD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/=\r\n]{2000,}")
 
 
@@ -142,8 +143,9 @@ def looks_binary(text: str) -> bool:
     sample = text[:4096]
     if not sample:
         return False
-    odd = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\t\n\r") or ch == "\ufffd")
-    return odd / len(sample) > 0.1
+    if _ODD.search(sample) is None:
+        return False
+    return len(_ODD.findall(sample)) / len(sample) > 0.1
 
 
 def bound_output(text: str, limit: int = MAX_OUTPUT_CHARS) -> tuple[str, bool]:

@@ -31,6 +31,10 @@ class TranscriptReader:
     #: Where the harness usually keeps its transcripts (``~`` expanded by the caller).
     default_roots: tuple[str, ...] = ()
 
+    def default_paths(self) -> list[Path]:
+        """:attr:`default_roots` with ``~`` expanded (the harness's env overrides come first)."""
+        return [Path(p).expanduser() for p in self.default_roots]
+
     def discover(self, root: Path) -> Iterator[Path]:
         """The transcript files under ``root``, in a stable order."""
         raise NotImplementedError

@@ -2,8 +2,7 @@
 
 Follows the layout of the file as Aider writes it (aider.chat's documentation of
 ``--chat-history-file`` and the markdown Aider's ``InputOutput`` appends), written from
-memory: the search tool was not available while writing it, so nothing was checked against
-the source.
+memory; not checked against Aider's source.
 
 - ``# aider chat started at YYYY-MM-DD HH:MM:SS`` starts a session (local time of the
   machine that wrote it; read here in this machine's time zone). The file has no session

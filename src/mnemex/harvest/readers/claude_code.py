@@ -1,10 +1,12 @@
 """Claude Code transcripts: ``<projects-dir>/<slug>/<session>.jsonl``.
 
-The format is not formally specified by Anthropic. This reader follows what is publicly
-known of it (Claude Code's documentation of ``~/.claude/projects`` and session resume, and
-the JSONL records as widely described by the tools that read them), written from memory: the
-search tool was not available while writing it, so nothing here was checked against a
-published schema. Be tolerant, count what is not understood.
+Anthropic publishes no schema for these files. This reader follows what is publicly known
+of them (Claude Code's documentation of ``~/.claude/projects``, resume and compaction, and
+the records as described by the tools that read them), written from memory and then
+compared with public third-party write-ups found with the search tool (for example
+microsoft/amplifier's ``ai_working/claude_code_logging`` notes and
+Crazytieguy/alignment-hive's ``docs/sessions/session-8-jsonl-format.md``). Be tolerant,
+count what is not understood.
 
 - One JSON record per line with ``type`` (``user``, ``assistant``, ``summary``, ``system``,
   and non-content ones such as ``file-history-snapshot``), ``uuid``, ``parentUuid``,
@@ -16,7 +18,10 @@ published schema. Be tolerant, count what is not understood.
 - ``system`` records with ``subtype: compact_boundary`` mark a compaction (a
   ``compaction`` turn); the user record that follows with ``isCompactSummary`` holds the
   summary (a ``summary`` turn, not a user request). ``summary`` records (``summary``,
-  ``leafUuid``) go to ``Session.summaries``.
+  ``leafUuid``) go to ``Session.summaries`` only when their ``leafUuid`` is a record of the
+  same file: Claude Code is known to write other sessions' summaries into a file too.
+- Records with ``isSidechain`` in a main file (older versions kept subagents there) are not
+  the main conversation: skipped and counted.
 - Subagents write their own files (``<slug>/<session>/subagents/agent-*.jsonl``, or
   ``<slug>/agent-*.jsonl`` in older versions): a session ``<parent>:<file stem>`` whose
   ``parent_session`` is the main session.
@@ -32,7 +37,7 @@ counted; unknown record types and unknown blocks are skipped and counted.
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,7 +50,6 @@ from mnemex.harvest.model import (
     ToolResult,
     Turn,
     bound_output,
-    decode_line,
     parse_timestamp,
     summarise_input,
 )
@@ -55,6 +59,9 @@ EDIT_TOOLS = {"Edit": "file_path", "MultiEdit": "file_path", "Write": "file_path
 NOTEBOOK_TOOLS = {"NotebookEdit": "notebook_path"}
 SHELL_TOOLS = {"Bash"}
 QUIET_TYPES = {"file-history-snapshot", "queue-operation"}
+_UUID = re.compile(rb'(?<![\\\w])"uuid"\s*:\s*"([^"\\]{1,200})"')
+_STAMP = re.compile(rb'(?<![\\\w])"timestamp"\s*:\s*"([0-9T:.+\-Z ]{10,40})"')
+_SESSION = re.compile(rb'(?<![\\\w])"sessionId"\s*:\s*"([^"\\]{1,200})"')
 _EXIT = re.compile(r"^\s*(?:Error:\s*)?Exit code:?\s*(-?\d+)", re.IGNORECASE)
 
 
@@ -97,6 +104,11 @@ class ClaudeCodeReader(TranscriptReader):
     def __init__(self) -> None:
         self._index: dict[Path, _FileIndex] = {}
 
+    def default_paths(self) -> list[Path]:
+        override = os.environ.get("CLAUDE_CONFIG_DIR")
+        first = [Path(override).expanduser() / "projects"] if override else []
+        return [*first, *super().default_paths()]
+
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():
             yield root
@@ -123,25 +135,13 @@ class ClaudeCodeReader(TranscriptReader):
             data = path.read_bytes()
         except OSError:
             return None
-        uuids: set[str] = set()
-        ended = ""
-        session_id = path.stem
-        for raw in data.split(b"\n"):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(decode_line(raw))
-            except (ValueError, RecursionError):
-                continue
-            if not isinstance(record, dict):
-                continue
-            if isinstance(record.get("uuid"), str):
-                uuids.add(record["uuid"])
-            stamp = parse_timestamp(record.get("timestamp"))
-            if stamp is not None:
-                ended = max(ended, stamp.isoformat())
-            if isinstance(record.get("sessionId"), str) and session_id == path.stem:
-                session_id = record["sessionId"]
+        # a light scan (no JSON parse): the top-level keys of each line
+        uuids = {m.decode("utf-8", "replace") for m in _UUID.findall(data)}
+        last = max(_STAMP.findall(data), default=b"")  # ISO 8601 sorts as text
+        stamp = parse_timestamp(last.decode("ascii", "replace"))
+        ended = stamp.isoformat() if stamp is not None else ""
+        found = _SESSION.search(data)
+        session_id = found.group(1).decode("utf-8", "replace") if found else path.stem
         entry = _FileIndex(signature, ended, session_id, frozenset(uuids))
         self._index[path] = entry
         return entry
@@ -177,6 +177,7 @@ class ClaudeCodeReader(TranscriptReader):
         calls: dict[str, ToolCall] = {}
         session_id: str | None = None
         compact_pending = False
+        summaries: list[tuple[str, str]] = []
 
         for _, record in iter_jsonl(data, session):
             rtype = record.get("type")
@@ -198,9 +199,12 @@ class ClaudeCodeReader(TranscriptReader):
                 session.git_branch = record["gitBranch"]
             stamp = parse_timestamp(record.get("timestamp"))
 
+            if not subagent and record.get("isSidechain") is True:
+                session.skip("subagent record in the main file")
+                continue
             if rtype == "summary":
                 if isinstance(record.get("summary"), str) and record["summary"].strip():
-                    session.summaries.append(record["summary"].strip())
+                    summaries.append((str(record.get("leafUuid")), record["summary"].strip()))
             elif rtype == "system":
                 if record.get("subtype") == "compact_boundary":
                     session.turns.append(
@@ -224,6 +228,7 @@ class ClaudeCodeReader(TranscriptReader):
             else:
                 session.skip(f"unknown record type {str(rtype)[:40]!r}")
 
+        session.summaries = [text for leaf, text in summaries if leaf in seen]
         if session_id:
             if subagent:
                 session.parent_session = session_id

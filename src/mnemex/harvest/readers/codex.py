@@ -1,12 +1,15 @@
 """Codex CLI rollouts: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl``.
 
-Follows the rollout format as publicly described by the openai/codex repository (the
-``RolloutLine`` / ``RolloutItem`` types of codex-rs and its docs), written from memory: the
-search tool was not available while writing it, so nothing was checked against the source.
+Follows the rollout format of the openai/codex repository (the ``RolloutLine`` /
+``RolloutItem`` / ``ResponseItem`` types of codex-rs), written from memory of it and then
+compared with public third-party descriptions found with the search tool (for example
+kvsankar/agent-history's ``docs/codex-format.md``; not with codex-rs's own source). They
+agree on the envelope and the record types; the git block is spelled ``repository_url`` or
+``origin_url`` depending on who describes it, so both are read.
 
 - Each line is ``{timestamp, type, payload}`` with ``type`` one of ``session_meta``
-  (``id``, ``cwd``, ``git {branch, repository_url}``), ``turn_context`` (``cwd``,
-  ``model``), ``response_item``, ``event_msg`` or ``compacted`` (``message``: the summary
+  (``id``, ``cwd``, ``git {branch, repository_url}``, ``forked_from_id``), ``turn_context``
+  (``cwd``, ``model``), ``response_item``, ``event_msg`` or ``compacted`` (``message``: the summary
   that replaced the history). Older rollouts without the wrapper (a first line with ``id``
   and ``timestamp``, then bare response items) are read too.
 - ``response_item`` payloads: ``message`` (``role``, ``content`` of ``input_text`` /
@@ -28,6 +31,7 @@ unknown record, item and event types are skipped and counted.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 from collections import Counter
@@ -111,6 +115,10 @@ class CodexReader(TranscriptReader):
     harness = "codex"
     default_roots = ("~/.codex/sessions",)
 
+    def default_paths(self) -> list[Path]:
+        home = os.environ.get("CODEX_HOME")
+        return [Path(home).expanduser() / "sessions"] if home else super().default_paths()
+
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():
             yield root
@@ -160,8 +168,9 @@ class _State:
             if isinstance(git, dict):
                 if isinstance(git.get("branch"), str) and git["branch"]:
                     self.session.git_branch = git["branch"]
-                if isinstance(git.get("repository_url"), str):
-                    self.repository_url = git["repository_url"]
+                for key in ("repository_url", "origin_url"):
+                    if isinstance(git.get(key), str) and git[key]:
+                        self.repository_url = git[key]
         elif rtype == "turn_context":
             if isinstance(payload.get("model"), str):
                 self.session.model = payload["model"]

@@ -1,8 +1,10 @@
 """Gemini CLI sessions: JSON files under ``~/.gemini/tmp/<project-hash>/``.
 
 Follows what the google-gemini/gemini-cli repository publicly describes (its docs on
-checkpointing and ``/chat save``, and the chat recording service), written from memory: the
-search tool was not available while writing it, so nothing was checked against the source.
+checkpointing and ``/chat save``, and ``ChatRecordingService``), written from memory and then
+compared with the ``ConversationRecord`` / ``MessageRecord`` / ``ToolCallRecord`` types of
+``chatRecordingService`` as found with the search tool (a published gemini-cli-core build).
+A message's ``content`` is a string in older versions and a list of parts in newer ones.
 The format has changed between versions, so the reader takes what it recognises:
 
 - ``chats/session-*.json``: ``{sessionId, projectHash, startTime, lastUpdated, messages}``,

@@ -206,6 +206,16 @@ def test_a_megabyte_of_ordinary_text_redacts_in_well_under_a_second() -> None:
     assert elapsed < 1.0, elapsed
 
 
+def test_text_dense_with_secrets_is_still_fast() -> None:
+    text = (
+        "https://ada:F4keP4ss@git.example.org/ ghp_F4keGitHubT0ken0123456789abcdefghij\n" * 12_000
+    )
+    started = time.perf_counter()
+    out, findings = redact(text)
+    assert time.perf_counter() - started < 3.0
+    assert len(findings) == 24_000 and "F4ke" not in out
+
+
 # -- the vault and its history ---------------------------------------------------
 
 
@@ -260,6 +270,13 @@ def test_a_secret_in_the_working_tree_is_reported_without_a_commit(tmp_path: Pat
     assert {"kind": "env-secret", "path": "notes/env.md", "commit": None, "line": 1} in (
         scan_vault_history(root)
     )
+
+
+def test_a_secret_in_a_file_not_yet_added_is_reported(tmp_path: Path) -> None:
+    root = git_vault(tmp_path)
+    (root / "inbox").mkdir(exist_ok=True)
+    (root / "inbox" / "paste.md").write_text("token: hf_F4keHugg1ngFaceT0ken0123456789abcd\n")
+    assert [f["path"] for f in scan_vault_history(root)] == ["inbox/paste.md"]
 
 
 def test_a_clean_vault_has_no_findings(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ and in its git history, and reports where they are without the secret itself.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import math
 import re
@@ -201,14 +202,19 @@ def _candidates(text: str) -> Iterator[tuple[str, int, int]]:
 def find_secrets(text: str) -> list[Finding]:
     """The secrets in ``text``, without overlaps, in order of position. Never raises."""
     try:
+        # Accepted spans never overlap, so sorted by start they are sorted by end too:
+        # only the span starting just before ``end`` can overlap a new one.
+        starts: list[int] = []
         taken: list[Finding] = []
         for kind, start, end in _candidates(text):
             if end <= start:
                 continue
-            if any(start < f.end and f.start < end for f in taken):
+            i = bisect.bisect_left(starts, end)
+            if i and taken[i - 1].end > start:
                 continue
-            taken.append(Finding(kind, start, end))
-        return sorted(taken, key=lambda f: f.start)
+            starts.insert(i, start)
+            taken.insert(i, Finding(kind, start, end))
+        return taken
     except Exception:  # redaction must never stop a write
         return []
 
@@ -275,10 +281,10 @@ def _scan_text(text: str, path: str, commit: str | None) -> list[dict[str, Any]]
 
 
 def _tracked_files(root: Path) -> list[str] | None:
-    done = _git(root, "ls-files", "-z")
+    done = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     if done.returncode != 0:
         return None
-    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
+    return sorted({p for p in done.stdout.decode("utf-8", "replace").split("\0") if p})
 
 
 def _scan_working_tree(root: Path, rels: list[str]) -> list[dict[str, Any]]:
@@ -343,7 +349,8 @@ def scan_vault_history(vault_root: Path | str, max_commits: int = 10_000) -> lis
     """Secrets in the vault's tracked files and its git history; never the secret itself.
 
     Each finding is ``{kind, path, commit, line}``: ``commit`` is the short sha that
-    added the line, or ``None`` for the working tree. A vault without git is scanned
+    added the line, or ``None`` for the working tree (tracked files and files not yet
+    added that git does not ignore). A vault without git is scanned
     file by file (not ``.git`` or ``.mnemex``).
     """
     root = Path(vault_root)

@@ -362,3 +362,35 @@ def test_claude_code_keeps_only_its_own_summaries_and_leaves_out_sidechain_recor
     assert session.summaries == ["Mine"]
     assert [t.text for t in session.turns] == ["main request"]
     assert dict(session.skipped) == {"subagent record in the main file": 1}
+
+
+def test_claude_code_marks_harness_text_in_the_users_place_as_meta(tmp_path: Path) -> None:
+    texts = [
+        "<command-name>/clear</command-name>",
+        "<local-command-stdout>cleared</local-command-stdout>",
+        "[Request interrupted by user]",
+        "a real request",
+    ]
+    lines = [
+        json.dumps(
+            {
+                "type": "user",
+                "uuid": f"u{n}",
+                "sessionId": "s",
+                "timestamp": "2026-11-30T09:00:00Z",
+                "message": {"role": "user", "content": text},
+            }
+        )
+        for n, text in enumerate(texts)
+    ]
+    path = tmp_path / "p" / "s.jsonl"
+    path.parent.mkdir()
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kinds = [t.kind for t in ClaudeCodeReader().read(path)[0].turns]
+    assert kinds == ["meta", "meta", "meta", "message"]
+
+
+def test_files_touched_are_relative_to_the_sessions_folder_when_inside_it() -> None:
+    sessions = read_all(ClaudeCodeReader(), CLAUDE)
+    assert sessions["sess-a"].files_touched == ["shop/cart.py"]
+    assert codex_session().files_touched == ["src/import.rs", "tests/dry_run.rs"]

@@ -27,8 +27,10 @@ from mnemex.vault import slugify
 Role = Literal["user", "assistant", "tool"]
 #: ``message``: said by the user or the agent; ``summary``: a harness-written summary of
 #: earlier turns (Claude Code's compact summary, Codex's ``compacted``); ``compaction``: the
-#: boundary where a harness compacted its context (no text of its own).
-Kind = Literal["message", "summary", "compaction"]
+#: boundary where a harness compacted its context (no text of its own); ``meta``: text the
+#: harness put in the user's place (slash-command echoes, local command output, "request
+#: interrupted"), kept but not a request.
+Kind = Literal["message", "summary", "compaction", "meta"]
 
 MAX_OUTPUT_CHARS = 4_000
 _HEAD = 3_000
@@ -106,6 +108,18 @@ class Session:
     def files_edited(self) -> list[str]:
         """Every file a tool call edited, in first-edit order, once each."""
         return list(dict.fromkeys(f for c in self.tool_calls for f in c.files_edited))
+
+    @property
+    def files_touched(self) -> list[str]:
+        """:attr:`files_edited`, relative to ``cwd`` when inside it (as a digest lists them)."""
+        if not self.cwd:
+            return self.files_edited
+        base = PurePath(self.cwd)
+        out = []
+        for name in self.files_edited:
+            path = PurePath(name)
+            out.append(path.relative_to(base).as_posix() if path.is_relative_to(base) else name)
+        return list(dict.fromkeys(out))
 
     def finish(self) -> Session:
         """Set ``started``/``ended`` from the turns (when not known otherwise) and the project."""

@@ -17,7 +17,8 @@ count what is not understood.
   block per line): they are merged into one turn.
 - ``system`` records with ``subtype: compact_boundary`` mark a compaction (a
   ``compaction`` turn); the user record that follows with ``isCompactSummary`` holds the
-  summary (a ``summary`` turn, not a user request). ``summary`` records (``summary``,
+  summary (a ``summary`` turn, not a user request). Slash-command echoes, local command
+  output and "request interrupted" notes are ``meta`` turns. ``summary`` records (``summary``,
   ``leafUuid``) go to ``Session.summaries`` only when their ``leafUuid`` is a record of the
   same file: Claude Code is known to write other sessions' summaries into a file too.
 - Records with ``isSidechain`` in a main file (older versions kept subagents there) are not
@@ -62,6 +63,18 @@ QUIET_TYPES = {"file-history-snapshot", "queue-operation"}
 _UUID = re.compile(rb'(?<![\\\w])"uuid"\s*:\s*"([^"\\]{1,200})"')
 _STAMP = re.compile(rb'(?<![\\\w])"timestamp"\s*:\s*"([0-9T:.+\-Z ]{10,40})"')
 _SESSION = re.compile(rb'(?<![\\\w])"sessionId"\s*:\s*"([^"\\]{1,200})"')
+_META_PREFIXES = (
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "[Request interrupted by user",
+    "Caveat: The messages below were generated",
+)
 _EXIT = re.compile(r"^\s*(?:Error:\s*)?Exit code:?\s*(-?\d+)", re.IGNORECASE)
 
 
@@ -295,7 +308,11 @@ class ClaudeCodeReader(TranscriptReader):
                     role="user",
                     text=text,
                     timestamp=stamp,
-                    kind="summary" if summary else "message",
+                    kind="summary"
+                    if summary
+                    else "meta"
+                    if text.lstrip().startswith(_META_PREFIXES)
+                    else "message",
                     uid=uuid,
                 )
             )

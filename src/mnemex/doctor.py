@@ -145,13 +145,14 @@ def diagnose_secrets(vault_root: Path) -> dict[str, Any]:
 
     findings = scan_vault_history(vault_root)
     commits = sorted({f["commit"] for f in findings if f["commit"]})
+    in_history = sum(1 for f in findings if f["commit"])
     if findings:
         check = Check(
             "secrets",
             "fail",
-            f"{len(findings)} secret(s) found in the vault"
-            + (f" and in {len(commits)} commit(s) of its history" if commits else "")
-            + ": rotate them, then purge the history",
+            f"{len(findings)} secret(s) found: {len(findings) - in_history} in the files, "
+            f"{in_history} in {len(commits)} commit(s) of the git history"
+            ": rotate them, then purge the history",
         )
     else:
         check = Check("secrets", "ok", "no secret patterns in the files or the git history")

@@ -19,6 +19,7 @@ from mnemex.clients import check_installed_clients
 from mnemex.errors import MnemexError
 from mnemex.foundations import foundation_checks
 from mnemex.gitsync import sync_checks
+from mnemex.harvest.run import harvest_check
 
 
 @dataclass
@@ -112,6 +113,7 @@ def diagnose(
     checks += [Check(**c) for c in check_installed_clients(probe=probe_clients)]
     checks += [Check(**c) for c in sync_checks(vault)]  # conflict copies, private files tracked
     checks += [Check(**c) for c in foundation_checks(vault)]  # changed outside mnemex, unlisted
+    checks.append(Check(**harvest_check(vault)))  # heartbeat: stopped or failed
     if unindexable:
         checks.append(
             Check("files", "warn", f"{unindexable} file(s) could not be indexed (listed below)")

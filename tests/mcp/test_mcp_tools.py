@@ -41,6 +41,8 @@ WRITE_TOOLS = {
 }
 READ_TOOLS |= {"list_foundations", "get_foundation"}  # foundations
 WRITE_TOOLS |= {"propose_foundation"}
+READ_TOOLS |= {"search_memories", "get_digest"}  # memories
+WRITE_TOOLS |= {"forget_memory"}
 
 
 @pytest.fixture

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from mnemex.cli.app import cli
 from mnemex.cli.foundations import register as _register_foundations
+from mnemex.cli.harvest import register as _register_harvest
 from mnemex.cli.serve import register as _register_serve
 from mnemex.cli.state import register as _register_state
 
 _register_serve(cli)  # serve, install, uninstall: kept in their own module, added here
 _register_foundations(cli)  # foundation add|approve|list, sync
 _register_state(cli)  # context, handoff, brief, hook
+_register_harvest(cli)  # harvest
 
 
 def main() -> None:

@@ -654,6 +654,17 @@ class SQLiteIndex:
             out.update({r["id"]: dict(r) for r in rows})
         return out
 
+    def paths_with_field(self, key: str, value: str, kind: str | None = None) -> list[str]:
+        """Paths of the notes whose frontmatter ``key`` equals ``value`` (of ``kind`` if given)."""
+        if not key.replace("_", "").isalnum():
+            raise ValueError(f"frontmatter key {key!r} is not a plain name")
+        sql = "SELECT path FROM notes WHERE json_extract(frontmatter, ?) = ?"
+        params: list[Any] = [f"$.{key}", value]
+        if kind is not None:
+            sql += " AND kind = ?"
+            params.append(kind)
+        return [r[0] for r in self._db.execute(sql + " ORDER BY path", params)]
+
     def note_by_path(self, path: str) -> dict[str, Any] | None:
         row = self._db.execute(
             "SELECT id, path, title, kind, domain, project, type, status, importance, hash,"

@@ -1,0 +1,92 @@
+"""``mnemex harvest``: digest finished agent sessions into memories.
+
+Registered onto the command tree by :func:`register`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, print_report
+from mnemex.harvest.run import DEFAULT_SETTLE_SECONDS, default_sources, harvest_sessions
+
+_DIR = click.Path(file_okay=False, path_type=Path)
+
+
+@click.command()
+@click.option(
+    "--claude-dir",
+    "claude_dirs",
+    multiple=True,
+    type=_DIR,
+    help="Claude Code's folder of per-project folders (default ~/.claude/projects).",
+)
+@click.option(
+    "--codex-dir",
+    "codex_dirs",
+    multiple=True,
+    type=_DIR,
+    help="Codex CLI's folder that holds YYYY/MM/DD/ (default ~/.codex/sessions).",
+)
+@click.option(
+    "--gemini-dir",
+    "gemini_dirs",
+    multiple=True,
+    type=_DIR,
+    help="Gemini CLI's tmp folder of per-project folders (default ~/.gemini/tmp).",
+)
+@click.option(
+    "--aider-repo",
+    "aider_repos",
+    multiple=True,
+    type=_DIR,
+    help="A repository holding .aider.chat.history.md (repeatable).",
+)
+@click.option(
+    "--settle",
+    default=DEFAULT_SETTLE_SECONDS,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Seconds a transcript must be unchanged before it is digested.",
+)
+@click.option("--no-index", is_flag=True, help="Do not sync the index after writing digests.")
+@json_option
+@pass_app
+@handle_errors
+def harvest(
+    app: Context,
+    claude_dirs: tuple[Path, ...],
+    codex_dirs: tuple[Path, ...],
+    gemini_dirs: tuple[Path, ...],
+    aider_repos: tuple[Path, ...],
+    settle: float,
+    no_index: bool,
+    as_json: bool,
+) -> None:
+    """Digest finished agent sessions into memories (idempotent: a re-run writes nothing).
+
+    With no folder option the agents' usual folders are read; with any, only those.
+    """
+    given = {
+        "claude-code": list(claude_dirs),
+        "codex": list(codex_dirs),
+        "gemini-cli": list(gemini_dirs),
+        "aider": list(aider_repos),
+    }
+    sources = {k: v for k, v in given.items() if v} if any(given.values()) else default_sources()
+    vault = app.brain.vault
+    report = harvest_sessions(vault, sources, settle_seconds=settle)
+    if report.changed and not no_index:
+        app.brain.sync()
+    data = report.to_dict()
+    emit(data, as_json, lambda: print_report(report))
+
+
+def register(cli: click.Group) -> None:
+    """Add harvest to the command tree."""
+    cli.add_command(harvest)
+
+
+__all__ = ["harvest", "register"]

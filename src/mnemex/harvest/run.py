@@ -1,0 +1,343 @@
+"""Harvesting: every finished session found by the readers becomes one digest (vault format §7).
+
+:func:`harvest_sessions` discovers transcripts with each reader, leaves a file changed within
+the settle time for a later run (it may still be written), leaves private sessions out, and
+writes one memory note per session at
+``memories/<project>/<YYYY-MM>/<YYYY-MM-DD>-<slug>-<id>.md``. It is idempotent: a session
+whose ``transcript_sha256`` is already in its digest is ``unchanged``; a grown session
+rewrites the same file (``updated``); a digest edited by hand is ``skipped``. A bad file
+fails alone. All the writes of a run are one git commit, and the run leaves a heartbeat in
+``.mnemex/heartbeats/harvest.json`` for ``mnemex doctor``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mnemex.harvest.digest import EXTRACTOR, clean, digest_id, extract
+from mnemex.harvest.model import Session
+from mnemex.harvest.readers import load_reader, reader_names
+from mnemex.history import commit_change, recording
+from mnemex.machine import machine_name
+from mnemex.report import Report
+from mnemex.vault import Vault, parse_note, render_note, slugify
+from mnemex.vault.vault import atomic_write
+
+#: Seconds a transcript must have been left alone before it is digested.
+DEFAULT_SETTLE_SECONDS = 300.0
+#: A file of this name in a session's working folder marks the session private.
+PRIVATE_MARKER = ".mnemex-private"
+#: The project of a session whose transcript names no working folder.
+NO_PROJECT = "unsorted"
+HEARTBEAT = "heartbeats/harvest.json"
+_SLUG_IN_NAME = 50
+_ID_SUFFIX = re.compile(r"-([0-9a-f]{8})\.md$")
+
+
+def default_sources() -> dict[str, list[Path]]:
+    """Each reader's usual folders (Aider has none: its history lives in each repository)."""
+    return {name: load_reader(name).default_paths() for name in reader_names()}
+
+
+def _stamp(when: dt.datetime) -> str:
+    return when.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+def _existing_digests(vault: Vault) -> dict[str, str]:
+    """``<id>`` -> vault-relative path of every digest-shaped file under ``memories/``."""
+    root = vault.root / "memories"
+    found: dict[str, str] = {}
+    if not root.is_dir():
+        return found
+    for path in root.glob("*/*/*.md"):
+        match = _ID_SUFFIX.search(path.name)
+        if match:
+            found.setdefault(match.group(1), path.relative_to(vault.root).as_posix())
+    return found
+
+
+def _is_private(vault: Vault, session: Session, marker: str) -> str | None:
+    """Why ``session`` is private, or None."""
+    settings = vault.settings
+    if session.project and settings.is_private(session.project):
+        return f"private project {session.project!r}"
+    if session.cwd:
+        cwd = session.cwd.rstrip("/")
+        for entry in settings.private:
+            if entry.startswith(("/", "~")):
+                base = str(Path(entry).expanduser()).rstrip("/")
+                if cwd == base or cwd.startswith(base + "/"):
+                    return f"private path {entry!r}"
+        try:
+            if marker and (Path(session.cwd).expanduser() / marker).exists():
+                return f"private marker {marker} in the working folder"
+        except OSError:
+            pass
+    return None
+
+
+def _render(
+    vault: Vault, session: Session, project: str, now: dt.datetime, created: Any = None
+) -> tuple[str, str]:
+    """``(title, note text)`` of the digest of ``session``."""
+    digest = extract(session, vault.settings.domains)
+    body = digest.body(session)
+    stamp = _stamp(now)
+    fm: dict[str, Any] = {"type": "memory", "title": digest.title}
+    if digest.tags:
+        fm["tags"] = digest.tags
+    fm.update(
+        {
+            "project": project,
+            "domain": digest.domain,
+            "importance": digest.importance,
+            "session": clean(session.id, 200),
+            "harness": session.harness,
+            "started": _stamp(session.started) if session.started else None,
+            "ended": _stamp(session.ended) if session.ended else None,
+            "transcript_sha256": session.content_sha256,
+            "turns": len(session.turns),
+            "body_sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(),
+            "machine": machine_name(vault),
+            "extractor": EXTRACTOR,
+        }
+    )
+    if session.git_branch:
+        fm["branch"] = clean(session.git_branch, 100)
+    if session.model:
+        fm["model"] = clean(session.model, 100)
+    if session.parent_session:
+        fm["parent_session"] = clean(session.parent_session, 200)
+    fm = {k: v for k, v in fm.items() if v is not None}
+    fm["created"] = str(created) if created else stamp
+    fm["updated"] = stamp
+    return digest.title, render_note(fm, body)
+
+
+def _write_heartbeat(vault: Vault, data: dict[str, Any]) -> None:
+    path = vault.local_dir / HEARTBEAT
+    path.parent.mkdir(parents=True, exist_ok=True)
+    previous = read_heartbeat(vault) or {}
+    if data.get("error") and previous.get("last_success"):
+        data["last_success"] = previous["last_success"]
+    atomic_write(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def read_heartbeat(vault: Vault) -> dict[str, Any] | None:
+    """The last harvest's heartbeat, or None when harvest never ran (or it is unreadable)."""
+    path = vault.root / ".mnemex" / HEARTBEAT
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+class _Harvest:
+    def __init__(self, vault: Vault, now: dt.datetime, settle: float, marker: str) -> None:
+        self.vault = vault
+        self.now = now
+        self.settle = settle
+        self.marker = marker
+        self.report = Report()
+        self.written: list[str] = []
+        self.titles: list[str] = []
+        self.existing = _existing_digests(vault)
+        self.seen: set[str] = set()
+        self.transcripts = 0
+
+    def file(self, harness: str, path: Path, read: Any) -> None:
+        self.transcripts += 1
+        shown = str(path)
+        try:
+            age = self.now.timestamp() - path.stat().st_mtime
+        except OSError as exc:
+            self.report.add("failed", shown, f"cannot read: {exc.strerror or exc}")
+            return
+        if age < self.settle:
+            self.report.add(
+                "skipped",
+                shown,
+                f"still being written (changed {max(0, int(age))} s ago; settle time "
+                f"{int(self.settle)} s): left for a later run",
+            )
+            return
+        try:
+            sessions: list[Session] = read(path)
+        except OSError as exc:
+            self.report.add("failed", shown, f"cannot read: {exc.strerror or exc}")
+            return
+        except Exception as exc:  # a reader bug on one file must not stop the batch
+            self.report.add("failed", shown, f"could not be read: {type(exc).__name__}: {exc}")
+            return
+        if not sessions:
+            self.report.add("skipped", shown, "no session in the file")
+        # one file may hold the same session twice (e.g. Gemini's logs and chats): keep the fuller
+        best: dict[str, Session] = {}
+        for session in sessions:
+            kept = best.get(session.id)
+            if kept is None or len(session.turns) > len(kept.turns):
+                best[session.id] = session
+        for session in best.values():
+            try:
+                self.session(session, shown)
+            except Exception as exc:  # one bad session fails alone
+                self.report.add("failed", f"{shown}#{session.id}", f"{type(exc).__name__}: {exc}")
+
+    def session(self, session: Session, shown: str) -> None:
+        where = f"{shown}#{session.id}"
+        key = digest_id(session.harness, session.id)
+        if key in self.seen:
+            self.report.add("skipped", where, "the same session was already digested in this run")
+            return
+        self.seen.add(key)
+        if not session.turns or not any(t.text.strip() for t in session.turns):
+            self.report.add("skipped", where, "nothing to digest (no messages)")
+            return
+        private = _is_private(self.vault, session, self.marker)
+        if private:
+            self.report.add("skipped", where, f"{private}: not written")
+            return
+        project = session.project or NO_PROJECT
+        rel = self.existing.get(key)
+        current_hash = None
+        created = None
+        if rel is not None:
+            text = (self.vault.root / rel).read_bytes()
+            current_hash = hashlib.sha256(text).hexdigest()
+            parsed = parse_note(text.decode("utf-8", errors="replace"), rel)
+            fm = parsed.frontmatter
+            if fm.get("transcript_sha256") == session.content_sha256:
+                self.report.add("unchanged", rel)
+                return
+            wrote = hashlib.sha256(parsed.body.encode("utf-8")).hexdigest()
+            if fm.get("body_sha256") and fm.get("body_sha256") != wrote:
+                self.report.add(
+                    "skipped", rel, "edited by hand since harvest wrote it: not overwritten"
+                )
+                return
+            created = fm.get("created")
+        title, note = _render(self.vault, session, project, self.now, created)
+        if rel is None:
+            when = session.started or self.now
+            slug = slugify(title)[:_SLUG_IN_NAME].strip("-") or "session"
+            rel = f"memories/{project}/{when:%Y-%m}/{when:%Y-%m-%d}-{slug}-{key}.md"
+        outcome, _ = self.vault.write_note(rel, note, current_hash, protected_ok=True)
+        self.report.add(outcome, rel)
+        if outcome != "unchanged":
+            self.written.append(rel)
+            self.titles.append(title)
+
+
+def harvest_sessions(
+    vault: Vault,
+    sources: Mapping[str, Sequence[Path]] | None = None,
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+    now: dt.datetime | None = None,
+    private_marker: str = PRIVATE_MARKER,
+) -> Report:
+    """Digest every finished session under ``sources`` (harness -> folders) into ``vault``.
+
+    ``sources`` None means each reader's usual folders. Returns the counts; skips and
+    failures carry reasons. Never raises for a bad transcript; the heartbeat records an
+    error that stopped the run, and the error is raised again.
+    """
+    started = time.monotonic()
+    when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+    wanted = dict(sources) if sources is not None else default_sources()
+    run = _Harvest(vault, when, settle_seconds, private_marker)
+    heartbeat: dict[str, Any] = {"last_run": _stamp(dt.datetime.now(dt.UTC))}
+    try:
+        with recording(vault):
+            for harness, roots in wanted.items():
+                reader = load_reader(harness)
+                for root in roots:
+                    root = Path(root).expanduser()
+                    if not root.exists():
+                        continue
+                    try:
+                        paths = list(reader.discover(root))
+                    except OSError as exc:
+                        run.report.add("failed", str(root), f"cannot list: {exc}")
+                        continue
+                    for path in paths:
+                        run.file(harness, path, reader.read)
+            if run.written:
+                summary = (
+                    run.titles[0]
+                    if len(run.written) == 1
+                    else f"{len(run.written)} session digests"
+                )
+                commit_change(vault, run.written, "harvest", summary)
+    except Exception as exc:
+        heartbeat.update({"error": f"{type(exc).__name__}: {exc}", "counts": run.report.counts()})
+        _write_heartbeat(vault, heartbeat)
+        raise
+    heartbeat.update(
+        {
+            "last_success": _stamp(dt.datetime.now(dt.UTC)),
+            "counts": run.report.counts(),
+            "transcripts": run.transcripts,
+            "seconds": round(time.monotonic() - started, 3),
+            "error": None,
+        }
+    )
+    _write_heartbeat(vault, heartbeat)
+    return run.report
+
+
+#: A harvest whose last success is older than this, while transcripts exist, has stopped.
+STALE_AFTER = dt.timedelta(days=2)
+
+
+def harvest_check(vault: Vault, now: dt.datetime | None = None) -> dict[str, str]:
+    """``mnemex doctor``'s harvest check: ``fail`` when the last run failed or harvesting
+    stopped (last success older than :data:`STALE_AFTER` while there were transcripts)."""
+    beat = read_heartbeat(vault)
+    if beat is None:
+        return {"name": "harvest", "status": "ok", "detail": "never run (no heartbeat)"}
+    when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+    success = beat.get("last_success")
+    shown = success or "never"
+    if beat.get("error"):
+        return {
+            "name": "harvest",
+            "status": "fail",
+            "detail": f"the last run ({beat.get('last_run')}) FAILED: {beat['error']}; "
+            f"last success {shown}",
+        }
+    try:
+        last = dt.datetime.fromisoformat(str(success)) if success else None
+    except ValueError:
+        last = None
+    if last is None or (when - last > STALE_AFTER and beat.get("transcripts", 1)):
+        age = f"{(when - last).days} day(s) ago" if last else "no success recorded"
+        return {
+            "name": "harvest",
+            "status": "fail",
+            "detail": f"STOPPED: last success {shown} ({age}); run `mnemex harvest` "
+            "and check its schedule",
+        }
+    counts = beat.get("counts") or {}
+    failed = counts.get("failed", 0)
+    detail = f"last success {shown}: " + ", ".join(f"{v} {k}" for k, v in counts.items())
+    return {"name": "harvest", "status": "warn" if failed else "ok", "detail": detail}
+
+
+__all__ = [
+    "DEFAULT_SETTLE_SECONDS",
+    "HEARTBEAT",
+    "PRIVATE_MARKER",
+    "STALE_AFTER",
+    "default_sources",
+    "harvest_check",
+    "harvest_sessions",
+    "read_heartbeat",
+]

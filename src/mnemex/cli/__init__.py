@@ -11,6 +11,7 @@ from __future__ import annotations
 from mnemex.cli.app import cli
 from mnemex.cli.foundations import register as _register_foundations
 from mnemex.cli.harvest import register as _register_harvest
+from mnemex.cli.memories import register as _register_memories
 from mnemex.cli.serve import register as _register_serve
 from mnemex.cli.state import register as _register_state
 
@@ -18,6 +19,7 @@ _register_serve(cli)  # serve, install, uninstall: kept in their own module, add
 _register_foundations(cli)  # foundation add|approve|list, sync
 _register_state(cli)  # context, handoff, brief, hook
 _register_harvest(cli)  # harvest
+_register_memories(cli)  # memories search|show, forget
 
 
 def main() -> None:

@@ -125,3 +125,22 @@ def test_get_digest_refuses_unknown_sessions_and_paths_outside_memories(
         get_digest(brain, path="../etc/passwd")
     with pytest.raises(VaultError, match="either path or session"):
         get_digest(brain)
+
+
+def test_search_memories_dates_a_digest_by_its_session_start_not_its_harvest(
+    seeded: tuple[Brain, dict[str, str]],
+) -> None:
+    brain, _ = seeded
+    rel = "memories/mnemex/2026-09/2026-09-20-late-0badcafe.md"
+    path = brain.vault.root / rel
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "---\ntype: memory\ntitle: Harvested late\nproject: mnemex\ndomain: general\n"
+        "session: late-1\nharness: codex\nstarted: 2026-09-20T08:00:00+00:00\n"
+        "created: 2026-12-02T12:00:00+00:00\nupdated: 2026-12-02T12:00:00+00:00\n---\n"
+        "# Harvested late\n## Summary\nTuned the zebra cache.\n",
+        encoding="utf-8",
+    )
+    brain.sync()
+    assert rel in _paths(search_memories(brain, "zebra cache", until="2026-09-30"))
+    assert rel not in _paths(search_memories(brain, "zebra cache", since="2026-12-01"))

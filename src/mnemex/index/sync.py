@@ -58,15 +58,20 @@ def embed_text(title: str | None, heading: str, text: str) -> str:
     return f"{context}\n{text}" if context else text
 
 
-def _note_date(frontmatter: dict[str, Any]) -> str | None:
+def _note_date(frontmatter: dict[str, Any], kind: str | None = None) -> str | None:
     """The note's own date (``date``, else ``updated``, else ``created``), as ISO 8601.
 
+    A memory is dated by its session's start (``started``) first (vault format §7):
+    a digest's ``updated`` is when it was harvested, not when the work happened.
     Notes that carry none are dated by their file's mtime at query time, not here,
     so touching a file never makes the stored index differ from a rebuild.
     """
     from mnemex.index.dates import parse_date
 
-    for key in ("date", "updated", "created"):
+    keys: tuple[str, ...] = ("date", "updated", "created")
+    if kind == "memories":
+        keys = ("started", *keys)
+    for key in keys:
         value = frontmatter.get(key)
         if value:
             parsed = parse_date(str(value))
@@ -100,7 +105,7 @@ def build_records(
         else (str(fm["project"]) if fm.get("project") else None),
         type=str(fm["type"]) if fm.get("type") else None,
         status=str(fm["status"]) if fm.get("status") else None,
-        date=_note_date(fm),
+        date=_note_date(fm, where.kind),
         importance=_importance(fm),
         tags=parsed.tags,
         aliases=parsed.aliases,

@@ -243,3 +243,19 @@ def test_the_cli_harvests_twice_and_writes_nothing_the_second_time(
     assert first["created"] == 2
     second = run()
     assert (second["created"], second["updated"], second["unchanged"]) == (0, 0, 2)
+
+
+def test_a_no_op_re_harvest_reads_no_transcript_again(
+    vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "claude"
+    claude_session(root, "s1")
+    claude_session(root, "s2")
+    assert harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0).created == 2
+
+    def read(self: ClaudeCodeReader, path: Path) -> list:  # type: ignore[type-arg]
+        raise AssertionError(f"read {path} again")
+
+    monkeypatch.setattr(ClaudeCodeReader, "read", read)
+    again = harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0)
+    assert (again.unchanged, again.failed) == (2, 0)

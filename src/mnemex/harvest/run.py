@@ -37,6 +37,8 @@ PRIVATE_MARKER = ".mnemex-private"
 #: The project of a session whose transcript names no working folder.
 NO_PROJECT = "unsorted"
 HEARTBEAT = "heartbeats/harvest.json"
+#: Machine-local: transcript path -> (mtime, size, digest ids), so a no-op re-harvest reads nothing.
+FILE_CACHE = "harvest-files.json"
 _SLUG_IN_NAME = 50
 _ID_SUFFIX = re.compile(r"-([0-9a-f]{8})\.md$")
 
@@ -121,6 +123,22 @@ def _render(
     return digest.title, render_note(fm, body)
 
 
+def _load_cache(vault: Vault) -> dict[str, Any]:
+    try:
+        data = json.loads((vault.root / ".mnemex" / FILE_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_cache(vault: Vault, cache: dict[str, Any], previous: dict[str, Any]) -> None:
+    merged = {**previous, **cache}
+    if merged == previous:
+        return
+    data = json.dumps(merged, sort_keys=True).encode("utf-8")
+    atomic_write(vault.local_dir / FILE_CACHE, data)
+
+
 def _write_heartbeat(vault: Vault, data: dict[str, Any]) -> None:
     path = vault.local_dir / HEARTBEAT
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,12 +170,34 @@ class _Harvest:
         self.existing = _existing_digests(vault)
         self.seen: set[str] = set()
         self.transcripts = 0
+        self.cache = _load_cache(vault)
+        self.new_cache: dict[str, Any] = {}
+        self.file_ids: list[str] | None = None
+
+    def _cached(self, shown: str, st: Any) -> bool:
+        """Whether the file is as it was when all its sessions were last digested."""
+        entry = self.cache.get(shown)
+        if not isinstance(entry, dict):
+            return False
+        if entry.get("mtime_ns") != st.st_mtime_ns or entry.get("size") != st.st_size:
+            return False
+        ids = entry.get("digests")
+        if not isinstance(ids, list) or not ids:
+            return False
+        if not all(i in self.existing and i not in self.seen for i in ids):
+            return False
+        for key in ids:
+            self.seen.add(key)
+            self.report.add("unchanged", self.existing[key])
+        self.new_cache[shown] = entry
+        return True
 
     def file(self, harness: str, path: Path, read: Any) -> None:
         self.transcripts += 1
         shown = str(path)
         try:
-            age = self.now.timestamp() - path.stat().st_mtime
+            st = path.stat()
+            age = self.now.timestamp() - st.st_mtime
         except OSError as exc:
             self.report.add("failed", shown, f"cannot read: {exc.strerror or exc}")
             return
@@ -168,6 +208,8 @@ class _Harvest:
                 f"still being written (changed {max(0, int(age))} s ago; settle time "
                 f"{int(self.settle)} s): left for a later run",
             )
+            return
+        if self._cached(shown, st):
             return
         try:
             sessions: list[Session] = read(path)
@@ -185,25 +227,47 @@ class _Harvest:
             kept = best.get(session.id)
             if kept is None or len(session.turns) > len(kept.turns):
                 best[session.id] = session
+        self.file_ids = []
         for session in best.values():
             try:
                 self.session(session, shown)
             except Exception as exc:  # one bad session fails alone
+                self.file_ids = None
                 self.report.add("failed", f"{shown}#{session.id}", f"{type(exc).__name__}: {exc}")
+        if self.file_ids and len(sessions) == len(best):
+            self.new_cache[shown] = {
+                "mtime_ns": st.st_mtime_ns,
+                "size": st.st_size,
+                "digests": self.file_ids,
+            }
+        self.file_ids = None
+
+    def done(self, key: str, rel: str) -> None:
+        """Session ``key`` is digested at ``rel`` (written now or already)."""
+        self.existing[key] = rel
+        if self.file_ids is not None:
+            self.file_ids.append(key)
+
+    def not_done(self) -> None:
+        """The current file has a session that is not digested: do not cache it."""
+        self.file_ids = None
 
     def session(self, session: Session, shown: str) -> None:
         where = f"{shown}#{session.id}"
         key = digest_id(session.harness, session.id)
         if key in self.seen:
             self.report.add("skipped", where, "the same session was already digested in this run")
+            self.not_done()
             return
         self.seen.add(key)
         if not session.turns or not any(t.text.strip() for t in session.turns):
             self.report.add("skipped", where, "nothing to digest (no messages)")
+            self.not_done()
             return
         private = _is_private(self.vault, session, self.marker)
         if private:
             self.report.add("skipped", where, f"{private}: not written")
+            self.not_done()
             return
         project = session.project or NO_PROJECT
         rel = self.existing.get(key)
@@ -216,12 +280,14 @@ class _Harvest:
             fm = parsed.frontmatter
             if fm.get("transcript_sha256") == session.content_sha256:
                 self.report.add("unchanged", rel)
+                self.done(key, rel)
                 return
             wrote = hashlib.sha256(parsed.body.encode("utf-8")).hexdigest()
             if fm.get("body_sha256") and fm.get("body_sha256") != wrote:
                 self.report.add(
                     "skipped", rel, "edited by hand since harvest wrote it: not overwritten"
                 )
+                self.not_done()
                 return
             created = fm.get("created")
         title, note = _render(self.vault, session, project, self.now, created)
@@ -231,6 +297,7 @@ class _Harvest:
             rel = f"memories/{project}/{when:%Y-%m}/{when:%Y-%m-%d}-{slug}-{key}.md"
         outcome, _ = self.vault.write_note(rel, note, current_hash, protected_ok=True)
         self.report.add(outcome, rel)
+        self.done(key, rel)
         if outcome != "unchanged":
             self.written.append(rel)
             self.titles.append(title)
@@ -276,6 +343,7 @@ def harvest_sessions(
                     else f"{len(run.written)} session digests"
                 )
                 commit_change(vault, run.written, "harvest", summary)
+            _save_cache(vault, run.new_cache, run.cache)
     except Exception as exc:
         heartbeat.update({"error": f"{type(exc).__name__}: {exc}", "counts": run.report.counts()})
         _write_heartbeat(vault, heartbeat)

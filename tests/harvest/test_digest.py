@@ -19,7 +19,8 @@ def _claude(path: Path) -> Session:
 
 
 def test_the_digest_has_every_section_in_the_order_of_the_spec(tmp_path: Path) -> None:
-    session = _claude(claude_session(tmp_path, "s1"))
+    final = "Done: blank rows are skipped. Quoted newlines are left for later."
+    session = _claude(claude_session(tmp_path, "s1", final=final))
     body = extract(session).body(session)
     lines = body.splitlines()
     assert lines[0] == "# Make the importer skip blank rows."
@@ -123,3 +124,10 @@ def test_a_failed_tool_without_a_command_is_named_by_its_tool() -> None:
 def test_the_digest_id_is_the_first_8_hex_of_sha256_of_harness_and_session() -> None:
     assert re.fullmatch(r"[0-9a-f]{8}", digest_id("claude-code", "s1"))
     assert digest_id("claude-code", "s1") != digest_id("codex", "s1")
+
+
+def test_empty_sections_are_left_out_and_the_summary_never_is() -> None:
+    session = Session("x", "codex", Path("x"), "0" * 64, project="p")
+    session.turns = [Turn("user", "Look around")]
+    headings = [ln[3:] for ln in extract(session).body(session).splitlines() if ln[:3] == "## "]
+    assert headings == ["Summary", "What was worked on", "The problem"]

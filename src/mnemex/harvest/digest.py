@@ -164,13 +164,10 @@ class Digest:
     def body(self, session: Session) -> str:
         out = [f"# {self.title}", session_line(session)]
         for name, items in self.sections():
-            out.append(f"## {name}")
             if name == "Summary":
-                out.append(self.summary)
-            elif items:
-                out += [f"- {item}" for item in items]
-            else:
-                out.append("(none recorded)")
+                out += [f"## {name}", self.summary]
+            elif items:  # an empty section is left out (nothing to chunk, nothing to match)
+                out += [f"## {name}", *(f"- {item}" for item in items)]
         return "\n".join(out) + "\n"
 
 

@@ -259,3 +259,30 @@ def test_a_no_op_re_harvest_reads_no_transcript_again(
     monkeypatch.setattr(ClaudeCodeReader, "read", read)
     again = harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0)
     assert (again.unchanged, again.failed) == (2, 0)
+
+
+def test_watching_keeps_harvesting_and_survives_a_run_that_dies(
+    vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mnemex.harvest import run as run_module
+
+    root = tmp_path / "claude"
+    claude_session(root, "s1")
+    seen: list[tuple[int, str]] = []
+    real = run_module.harvest_sessions
+    calls = [0]
+
+    def flaky(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        if calls[0] == 2:
+            raise RuntimeError("transient")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    def note(report: object, error: Exception | None) -> None:
+        seen.append((getattr(report, "created", -1), str(error) if error else ""))
+
+    monkeypatch.setattr(run_module, "harvest_sessions", flaky)
+    run_module.watch_harvest(
+        vault, {"claude-code": [root]}, 0, settle_seconds=0, runs=3, on_report=note
+    )
+    assert seen == [(1, ""), (-1, "transient"), (0, "")]

@@ -5,12 +5,19 @@ Registered onto the command tree by :func:`register`.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, print_report
-from mnemex.harvest.run import DEFAULT_SETTLE_SECONDS, default_sources, harvest_sessions
+from mnemex.harvest.run import (
+    DEFAULT_SETTLE_SECONDS,
+    default_sources,
+    harvest_sessions,
+    watch_harvest,
+)
+from mnemex.report import Report
 
 _DIR = click.Path(file_okay=False, path_type=Path)
 
@@ -51,6 +58,14 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     type=click.FloatRange(min=0),
     help="Seconds a transcript must be unchanged before it is digested.",
 )
+@click.option(
+    "--watch",
+    "watch",
+    type=click.FloatRange(min=1),
+    default=None,
+    metavar="SECONDS",
+    help="Keep harvesting every SECONDS (until interrupted), leaving a heartbeat.",
+)
 @click.option("--no-index", is_flag=True, help="Do not sync the index after writing digests.")
 @json_option
 @pass_app
@@ -62,6 +77,7 @@ def harvest(
     gemini_dirs: tuple[Path, ...],
     aider_repos: tuple[Path, ...],
     settle: float,
+    watch: float | None,
     no_index: bool,
     as_json: bool,
 ) -> None:
@@ -77,6 +93,19 @@ def harvest(
     }
     sources = {k: v for k, v in given.items() if v} if any(given.values()) else default_sources()
     vault = app.brain.vault
+    if watch is not None:
+
+        def show(report: Report | None, error: Exception | None) -> None:
+            if report is None:
+                click.echo(f"harvest failed: {error}", err=True)
+                return
+            if report.changed and not no_index:
+                app.brain.sync()
+            emit(report.to_dict(), as_json, lambda: print_report(report))
+
+        with contextlib.suppress(KeyboardInterrupt):
+            watch_harvest(vault, sources, watch, settle_seconds=settle, on_report=show)
+        return
     report = harvest_sessions(vault, sources, settle_seconds=settle)
     if report.changed and not no_index:
         app.brain.sync()

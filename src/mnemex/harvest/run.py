@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -365,6 +365,33 @@ def harvest_sessions(
     return run.report
 
 
+def watch_harvest(
+    vault: Vault,
+    sources: Mapping[str, Sequence[Path]] | None,
+    interval: float,
+    *,
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+    runs: int | None = None,
+    on_report: Callable[[Report | None, Exception | None], None] | None = None,
+) -> None:
+    """Harvest every ``interval`` seconds (``runs`` times, or until interrupted).
+
+    A run that dies is recorded in the heartbeat (doctor says so) and the next run goes on.
+    """
+    done = 0
+    while runs is None or done < runs:
+        try:
+            report: Report | None = harvest_sessions(vault, sources, settle_seconds=settle_seconds)
+            error: Exception | None = None
+        except Exception as exc:  # recorded in the heartbeat; keep watching
+            report, error = None, exc
+        if on_report is not None:
+            on_report(report, error)
+        done += 1
+        if runs is None or done < runs:
+            time.sleep(interval)
+
+
 #: A harvest whose last success is older than this, while transcripts exist, has stopped.
 STALE_AFTER = dt.timedelta(days=2)
 
@@ -412,4 +439,5 @@ __all__ = [
     "harvest_check",
     "harvest_sessions",
     "read_heartbeat",
+    "watch_harvest",
 ]

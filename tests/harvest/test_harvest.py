@@ -286,3 +286,20 @@ def test_watching_keeps_harvesting_and_survives_a_run_that_dies(
         vault, {"claude-code": [root]}, 0, settle_seconds=0, runs=3, on_report=note
     )
     assert seen == [(1, ""), (-1, "transient"), (0, "")]
+
+
+def test_a_forgotten_digest_is_not_harvested_again(vault: Vault, tmp_path: Path) -> None:
+    from mnemex.harvest.run import mark_forgotten
+
+    root = tmp_path / "claude"
+    claude_session(root, "s1")
+    harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0)
+    [path] = _digests(vault)
+    path.unlink()
+    mark_forgotten(vault, path.name)
+    report = harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0)
+    assert (report.created, report.skipped) == (0, 1)
+    assert report.problems["skipped"][0].reason == "forgotten: not harvested again"
+    assert _digests(vault) == []
+    with pytest.raises(ValueError, match="not a digest id"):
+        mark_forgotten(vault, "not-an-id")

@@ -39,6 +39,8 @@ NO_PROJECT = "unsorted"
 HEARTBEAT = "heartbeats/harvest.json"
 #: Machine-local: transcript path -> (mtime, size, digest ids), so a no-op re-harvest reads nothing.
 FILE_CACHE = "harvest-files.json"
+#: Machine-local: digest ids that were forgotten, never harvested again.
+FORGOTTEN = "harvest-forgotten.json"
 _SLUG_IN_NAME = 50
 _ID_SUFFIX = re.compile(r"-([0-9a-f]{8})\.md$")
 
@@ -123,6 +125,26 @@ def _render(
     return digest.title, render_note(fm, body)
 
 
+def forgotten_ids(vault: Vault) -> set[str]:
+    """The digest ids :func:`mark_forgotten` recorded."""
+    try:
+        data = json.loads((vault.root / ".mnemex" / FORGOTTEN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return {str(i) for i in data} if isinstance(data, list) else set()
+
+
+def mark_forgotten(vault: Vault, digest: str) -> None:
+    """Record that the digest with id ``digest`` (or of file name ``…-<id>.md``) was forgotten,
+    so a later harvest does not write it again from the same transcript. For ``forget``."""
+    match = _ID_SUFFIX.search(digest)
+    key = match.group(1) if match else digest
+    if not re.fullmatch(r"[0-9a-f]{8}", key):
+        raise ValueError(f"{digest!r} is not a digest id or a digest's file name")
+    ids = sorted(forgotten_ids(vault) | {key})
+    atomic_write(vault.local_dir / FORGOTTEN, (json.dumps(ids) + "\n").encode("utf-8"))
+
+
 def _load_cache(vault: Vault) -> dict[str, Any]:
     try:
         data = json.loads((vault.root / ".mnemex" / FILE_CACHE).read_text(encoding="utf-8"))
@@ -171,6 +193,7 @@ class _Harvest:
         self.seen: set[str] = set()
         self.transcripts = 0
         self.cache = _load_cache(vault)
+        self.forgotten = forgotten_ids(vault)
         self.new_cache: dict[str, Any] = {}
         self.file_ids: list[str] | None = None
 
@@ -260,6 +283,10 @@ class _Harvest:
             self.not_done()
             return
         self.seen.add(key)
+        if key in self.forgotten and key not in self.existing:
+            self.report.add("skipped", where, "forgotten: not harvested again")
+            self.not_done()
+            return
         if not session.turns or not any(t.text.strip() for t in session.turns):
             self.report.add("skipped", where, "nothing to digest (no messages)")
             self.not_done()
@@ -436,8 +463,10 @@ __all__ = [
     "PRIVATE_MARKER",
     "STALE_AFTER",
     "default_sources",
+    "forgotten_ids",
     "harvest_check",
     "harvest_sessions",
+    "mark_forgotten",
     "read_heartbeat",
     "watch_harvest",
 ]

@@ -13,12 +13,14 @@ The file stays in git history; ``mnemex doctor --secrets`` says how to purge tha
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
+from mnemex.harvest.run import mark_forgotten
 from mnemex.history import commit_change, recording
 from mnemex.plans import PLANS_DIR, create_plan, discard_plan, take_plan
 from mnemex.recall_memories import memory_path, paths_for_session
@@ -119,6 +121,9 @@ def apply_forget(
         paths: list[str] = list(plan.details.get("delete", []))
         for rel in paths:
             vault.delete_note(rel, expected_hash=plan.reads.get(rel), protected_ok=True)
+            # a forgotten digest must not come back from the same transcript next harvest
+            with contextlib.suppress(ValueError):  # not a digest file name: nothing to mark
+                mark_forgotten(vault, rel.rsplit("/", 1)[-1])
         removed: list[str] = []
         for rel in plan.details.get("derived", {}).get("transcripts", []):
             target = vault.root / rel

@@ -303,3 +303,22 @@ def test_a_forgotten_digest_is_not_harvested_again(vault: Vault, tmp_path: Path)
     assert _digests(vault) == []
     with pytest.raises(ValueError, match="not a digest id"):
         mark_forgotten(vault, "not-an-id")
+
+
+def test_forget_keeps_a_harvested_digest_from_coming_back(vault: Vault, tmp_path: Path) -> None:
+    from mnemex.brain import Brain
+    from mnemex.embed.hashing import HashingEmbedder
+    from mnemex.forget import apply_forget, plan_forget
+
+    root = tmp_path / "claude"
+    claude_session(root, "s1")
+    harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0)
+    [path] = _digests(vault)
+    with Brain(vault, embedder=HashingEmbedder()) as brain:
+        brain.sync()
+        plan = plan_forget(brain, path=str(path.relative_to(vault.root)))
+        apply_forget(brain, plan["plan_id"])
+    assert _digests(vault) == []
+    again = harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0)
+    assert (again.created, again.skipped) == (0, 1)
+    assert _digests(vault) == []

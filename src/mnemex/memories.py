@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
+from mnemex.harvest.model import project_for_cwd
 from mnemex.history import CommitResult, commit_change, recording
 from mnemex.report import Report
 from mnemex.sanitise import redact_secrets, sanitise
@@ -54,37 +54,15 @@ class Remembered:
         return out
 
 
-def _git_remote_name(folder: Path) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(folder), "remote", "get-url", "origin"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    url = done.stdout.strip()
-    if done.returncode != 0 or not url:
-        return None
-    name = re.split(r"[/:]", url.rstrip("/"))[-1]
-    return name[:-4] if name.endswith(".git") else name
-
-
 def project_from_cwd(cwd: Path | None) -> str | None:
     """The project an agent's working directory belongs to: git remote name, else folder name.
 
-    None for no folder, the filesystem root or the home folder (no project there).
+    None for no folder, the filesystem root or the home folder (no project there). The same
+    rule the transcript readers use, so `remember` and harvested digests agree.
     """
     if cwd is None:
         return None
-    folder = cwd.expanduser().resolve()
-    if folder == Path(folder.anchor) or folder == Path.home().resolve():
-        return None
-    name = _git_remote_name(folder) or folder.name
-    slug = slugify(name)
-    return None if slug == "untitled" else slug
+    return project_for_cwd(str(cwd.expanduser().resolve()))
 
 
 def _title(text: str) -> str:

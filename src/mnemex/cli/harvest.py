@@ -12,9 +12,9 @@ import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, print_report
 from mnemex.harvest.run import (
-    DEFAULT_SETTLE_SECONDS,
-    default_sources,
     harvest_sessions,
+    harvest_settings,
+    resolve_sources,
     watch_harvest,
 )
 from mnemex.report import Report
@@ -28,35 +28,45 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     "claude_dirs",
     multiple=True,
     type=_DIR,
-    help="Claude Code's folder of per-project folders (default ~/.claude/projects).",
+    help="Claude Code's folder of per-project folders (default [harvest] claude_dirs, "
+    "else ~/.claude/projects).",
 )
 @click.option(
     "--codex-dir",
     "codex_dirs",
     multiple=True,
     type=_DIR,
-    help="Codex CLI's folder that holds YYYY/MM/DD/ (default ~/.codex/sessions).",
+    help="Codex CLI's folder that holds YYYY/MM/DD/ (default [harvest] codex_dirs, "
+    "else ~/.codex/sessions).",
 )
 @click.option(
     "--gemini-dir",
     "gemini_dirs",
     multiple=True,
     type=_DIR,
-    help="Gemini CLI's tmp folder of per-project folders (default ~/.gemini/tmp).",
+    help="Gemini CLI's tmp folder of per-project folders (default [harvest] gemini_dirs, "
+    "else ~/.gemini/tmp).",
 )
 @click.option(
     "--aider-repo",
     "aider_repos",
     multiple=True,
     type=_DIR,
-    help="A repository holding .aider.chat.history.md (repeatable).",
+    help="A repository holding .aider.chat.history.md (repeatable; added to "
+    "[harvest] aider_repos).",
 )
 @click.option(
     "--settle",
-    default=DEFAULT_SETTLE_SECONDS,
-    show_default=True,
+    default=None,
     type=click.FloatRange(min=0),
-    help="Seconds a transcript must be unchanged before it is digested.",
+    help="Seconds a transcript must be unchanged before it is digested "
+    "(default [harvest] settle_seconds, else 300).",
+)
+@click.option(
+    "--archive/--no-archive",
+    default=None,
+    help="Keep each digested transcript, redacted and gzip-compressed, under "
+    ".mnemex/transcripts/ (default [harvest] archive, else off).",
 )
 @click.option(
     "--watch",
@@ -76,14 +86,16 @@ def harvest(
     codex_dirs: tuple[Path, ...],
     gemini_dirs: tuple[Path, ...],
     aider_repos: tuple[Path, ...],
-    settle: float,
+    settle: float | None,
+    archive: bool | None,
     watch: float | None,
     no_index: bool,
     as_json: bool,
 ) -> None:
     """Digest finished agent sessions into memories (idempotent: a re-run writes nothing).
 
-    With no folder option the agents' usual folders are read; with any, only those.
+    With no folder option the folders of [harvest] in mnemex.toml (else the agents' usual
+    ones) are read; with any, only those (Aider repositories given add to aider_repos).
     """
     given = {
         "claude-code": list(claude_dirs),
@@ -91,8 +103,8 @@ def harvest(
         "gemini-cli": list(gemini_dirs),
         "aider": list(aider_repos),
     }
-    sources = {k: v for k, v in given.items() if v} if any(given.values()) else default_sources()
     vault = app.brain.vault
+    sources = resolve_sources(harvest_settings(vault.settings), given)
     if watch is not None:
 
         def show(report: Report | None, error: Exception | None) -> None:
@@ -104,9 +116,11 @@ def harvest(
             emit(report.to_dict(), as_json, lambda: print_report(report))
 
         with contextlib.suppress(KeyboardInterrupt):
-            watch_harvest(vault, sources, watch, settle_seconds=settle, on_report=show)
+            watch_harvest(
+                vault, sources, watch, settle_seconds=settle, archive=archive, on_report=show
+            )
         return
-    report = harvest_sessions(vault, sources, settle_seconds=settle)
+    report = harvest_sessions(vault, sources, settle_seconds=settle, archive=archive)
     if report.changed and not no_index:
         app.brain.sync()
     data = report.to_dict()

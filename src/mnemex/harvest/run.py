@@ -7,7 +7,12 @@ writes one memory note per session at
 whose ``transcript_sha256`` is already in its digest is ``unchanged``; a grown session
 rewrites the same file (``updated``); a digest edited by hand is ``skipped``. A bad file
 fails alone. All the writes of a run are one git commit, and the run leaves a heartbeat in
-``.mnemex/heartbeats/harvest.json`` for ``mnemex doctor``.
+``.mnemex/heartbeats/harvest.json`` for ``mnemex doctor``. With the archive on, each digested
+session's transcript is also kept, redacted and compressed (:mod:`mnemex.harvest.archive`).
+
+The ``[harvest]`` table of ``mnemex.toml`` (vault format §3) sets the defaults:
+:func:`harvest_settings` reads and checks it, :func:`resolve_sources` turns it and the CLI's
+folder options into the folders to read.
 """
 
 from __future__ import annotations
@@ -18,9 +23,13 @@ import json
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from mnemex.config import Settings
+from mnemex.errors import ConfigError
+from mnemex.harvest.archive import TranscriptArchive
 from mnemex.harvest.digest import EXTRACTOR, clean, digest_id, extract
 from mnemex.harvest.model import Session
 from mnemex.harvest.readers import load_reader, reader_names
@@ -50,6 +59,88 @@ def default_sources() -> dict[str, list[Path]]:
     return {name: load_reader(name).default_paths() for name in reader_names()}
 
 
+#: ``[harvest]`` key -> the harness whose folders it replaces (``aider_repos`` adds, below).
+_FOLDER_KEYS = {"claude_dirs": "claude-code", "codex_dirs": "codex", "gemini_dirs": "gemini-cli"}
+_LIST_KEYS = (*_FOLDER_KEYS, "aider_repos", "private_paths")
+HARVEST_KEYS = ("archive", "private_marker", "settle_seconds", *_LIST_KEYS)
+
+
+@dataclass(frozen=True)
+class HarvestSettings:
+    """The ``[harvest]`` table of ``mnemex.toml``, checked, with the defaults filled in."""
+
+    archive: bool = False
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS
+    private_marker: str = PRIVATE_MARKER
+    #: Working-folder prefixes whose sessions are never harvested.
+    private_paths: tuple[str, ...] = ()
+    aider_repos: tuple[str, ...] = ()
+    #: harness -> folders replacing the reader's usual ones.
+    folders: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def harvest_settings(settings: Settings) -> HarvestSettings:
+    """Read ``settings.harvest`` (the ``[harvest]`` table).
+
+    Raises:
+        ConfigError: an unknown key, or a value of the wrong type (the message names both).
+    """
+    table = settings.harvest
+    unknown = sorted(set(table) - set(HARVEST_KEYS))
+    if unknown:
+        known = ", ".join(HARVEST_KEYS)
+        raise ConfigError(f"mnemex.toml: [harvest] has unknown key(s) {unknown}; known: {known}")
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in _LIST_KEYS:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise ConfigError(f"mnemex.toml: [harvest] {key} must be a list of paths (strings)")
+        lists[key] = tuple(value)
+    archive = table.get("archive", False)
+    if not isinstance(archive, bool):
+        raise ConfigError("mnemex.toml: [harvest] archive must be true or false")
+    settle = table.get("settle_seconds", DEFAULT_SETTLE_SECONDS)
+    if isinstance(settle, bool) or not isinstance(settle, int | float) or settle < 0:
+        raise ConfigError("mnemex.toml: [harvest] settle_seconds must be a number >= 0")
+    marker = table.get("private_marker", PRIVATE_MARKER)
+    if not isinstance(marker, str) or "/" in marker:
+        raise ConfigError(
+            "mnemex.toml: [harvest] private_marker must be a file name (a string without '/'; "
+            '"" turns the marker off)'
+        )
+    return HarvestSettings(
+        archive=archive,
+        settle_seconds=float(settle),
+        private_marker=marker,
+        private_paths=lists["private_paths"],
+        aider_repos=lists["aider_repos"],
+        folders={h: lists[k] for k, h in _FOLDER_KEYS.items() if lists[k]},
+    )
+
+
+def resolve_sources(
+    options: HarvestSettings, given: Mapping[str, Sequence[Path]] | None = None
+) -> dict[str, list[Path]]:
+    """The folders to read: ``given`` (harness -> folders, e.g. from CLI options) wins.
+
+    With nothing given, each harness reads its ``[harvest]`` folders, else its usual ones,
+    and Aider the ``aider_repos``. With any folder given, only the harnesses given are read
+    (that is how a test or an import of another machine's transcripts stays contained),
+    except that Aider repositories given are added to ``aider_repos``.
+    """
+    chosen = {k: list(v) for k, v in (given or {}).items() if v}
+    repos = [Path(p).expanduser() for p in options.aider_repos]
+    if chosen:
+        if "aider" in chosen:
+            chosen["aider"] = list(dict.fromkeys([*repos, *chosen["aider"]]))
+        return chosen
+    sources = default_sources()
+    for harness, folders in options.folders.items():
+        sources[harness] = [Path(p).expanduser() for p in folders]
+    sources["aider"] = [*sources.get("aider", []), *repos]
+    return sources
+
+
 def _stamp(when: dt.datetime) -> str:
     return when.astimezone(dt.UTC).isoformat(timespec="seconds")
 
@@ -67,14 +158,17 @@ def _existing_digests(vault: Vault) -> dict[str, str]:
     return found
 
 
-def _is_private(vault: Vault, session: Session, marker: str) -> str | None:
-    """Why ``session`` is private, or None."""
+def _is_private(
+    vault: Vault, session: Session, marker: str, paths: Sequence[str] = ()
+) -> str | None:
+    """Why ``session`` is private, or None. ``paths``: ``[harvest] private_paths``; a path in
+    ``[vault] private`` counts too."""
     settings = vault.settings
     if session.project and settings.is_private(session.project):
         return f"private project {session.project!r}"
     if session.cwd:
         cwd = session.cwd.rstrip("/")
-        for entry in settings.private:
+        for entry in [*paths, *settings.private]:
             if entry.startswith(("/", "~")):
                 base = str(Path(entry).expanduser()).rstrip("/")
                 if cwd == base or cwd.startswith(base + "/"):
@@ -180,13 +274,34 @@ def read_heartbeat(vault: Vault) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+@dataclass
+class HarvestReport(Report):
+    """The six counts of the digests, plus ``archived``: transcripts archived (written) now."""
+
+    archived: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "archived": self.archived}
+
+    def summary(self) -> str:
+        return f"{super().summary()}, {self.archived} transcript(s) archived"
+
+
 class _Harvest:
-    def __init__(self, vault: Vault, now: dt.datetime, settle: float, marker: str) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        now: dt.datetime,
+        options: HarvestSettings,
+        archive: TranscriptArchive | None,
+    ) -> None:
         self.vault = vault
         self.now = now
-        self.settle = settle
-        self.marker = marker
-        self.report = Report()
+        self.settle = options.settle_seconds
+        self.marker = options.private_marker
+        self.private_paths = options.private_paths
+        self.archive = archive
+        self.report = HarvestReport()
         self.written: list[str] = []
         self.titles: list[str] = []
         self.existing = _existing_digests(vault)
@@ -207,6 +322,8 @@ class _Harvest:
         ids = entry.get("digests")
         if not isinstance(ids, list) or not ids:
             return False
+        if self.archive is not None and not entry.get("archived"):
+            return False  # the archive was turned on since: read the file once more
         if not all(i in self.existing and i not in self.seen for i in ids):
             return False
         for key in ids:
@@ -262,14 +379,25 @@ class _Harvest:
                 "mtime_ns": st.st_mtime_ns,
                 "size": st.st_size,
                 "digests": self.file_ids,
+                "archived": self.archive is not None,
             }
         self.file_ids = None
 
-    def done(self, key: str, rel: str) -> None:
-        """Session ``key`` is digested at ``rel`` (written now or already)."""
+    def done(self, key: str, rel: str, session: Session) -> None:
+        """Session ``key`` is digested at ``rel`` (written now or already): archive it."""
         self.existing[key] = rel
         if self.file_ids is not None:
             self.file_ids.append(key)
+        if self.archive is None:
+            return
+        try:
+            outcome = self.archive.archive(session)
+        except OSError as exc:  # the digest stands; the next run tries the archive again
+            self.report.warn(rel, f"transcript not archived: {exc.strerror or exc}")
+            self.not_done()
+            return
+        if outcome != "unchanged":
+            self.report.archived += 1
 
     def not_done(self) -> None:
         """The current file has a session that is not digested: do not cache it."""
@@ -291,7 +419,7 @@ class _Harvest:
             self.report.add("skipped", where, "nothing to digest (no messages)")
             self.not_done()
             return
-        private = _is_private(self.vault, session, self.marker)
+        private = _is_private(self.vault, session, self.marker, self.private_paths)
         if private:
             self.report.add("skipped", where, f"{private}: not written")
             self.not_done()
@@ -311,7 +439,7 @@ class _Harvest:
                 return
             if fm.get("transcript_sha256") == session.content_sha256:
                 self.report.add("unchanged", rel)
-                self.done(key, rel)
+                self.done(key, rel, session)
                 return
             wrote = hashlib.sha256(parsed.body.encode("utf-8")).hexdigest()
             if fm.get("body_sha256") and fm.get("body_sha256") != wrote:
@@ -328,7 +456,7 @@ class _Harvest:
             rel = f"memories/{project}/{when:%Y-%m}/{when:%Y-%m-%d}-{slug}-{key}.md"
         outcome, _ = self.vault.write_note(rel, note, current_hash, protected_ok=True)
         self.report.add(outcome, rel)
-        self.done(key, rel)
+        self.done(key, rel, session)
         if outcome != "unchanged":
             self.written.append(rel)
             self.titles.append(title)
@@ -337,21 +465,40 @@ class _Harvest:
 def harvest_sessions(
     vault: Vault,
     sources: Mapping[str, Sequence[Path]] | None = None,
-    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+    settle_seconds: float | None = None,
     now: dt.datetime | None = None,
-    private_marker: str = PRIVATE_MARKER,
-) -> Report:
+    private_marker: str | None = None,
+    archive: bool | None = None,
+) -> HarvestReport:
     """Digest every finished session under ``sources`` (harness -> folders) into ``vault``.
 
-    ``sources`` None means each reader's usual folders. Returns the counts; skips and
-    failures carry reasons. Never raises for a bad transcript; the heartbeat records an
-    error that stopped the run, and the error is raised again.
+    ``sources`` None means the folders of :func:`resolve_sources` (``[harvest]`` settings,
+    else each reader's usual ones). ``settle_seconds``, ``private_marker`` and ``archive``
+    left None come from ``[harvest]``. Returns the counts; skips and failures carry
+    reasons. Never raises for a bad transcript; the heartbeat records an error that stopped
+    the run, and the error is raised again.
+
+    Raises:
+        ConfigError: the ``[harvest]`` table is wrong (nothing is harvested).
     """
     started = time.monotonic()
     when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
-    wanted = dict(sources) if sources is not None else default_sources()
-    run = _Harvest(vault, when, settle_seconds, private_marker)
     heartbeat: dict[str, Any] = {"last_run": _stamp(dt.datetime.now(dt.UTC))}
+    try:
+        options = harvest_settings(vault.settings)
+    except ConfigError as exc:  # a scheduled run with bad settings must show in doctor
+        heartbeat["error"] = str(exc)
+        _write_heartbeat(vault, heartbeat)
+        raise
+    overrides: dict[str, Any] = {
+        "settle_seconds": settle_seconds,
+        "private_marker": private_marker,
+        "archive": archive,
+    }
+    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
+    wanted = dict(sources) if sources is not None else resolve_sources(options)
+    keeper = TranscriptArchive(vault) if options.archive else None
+    run = _Harvest(vault, when, options, keeper)
     try:
         with recording(vault):
             for harness, roots in wanted.items():
@@ -375,6 +522,8 @@ def harvest_sessions(
                 )
                 commit_change(vault, run.written, "harvest", summary)
             _save_cache(vault, run.new_cache, run.cache)
+            if keeper is not None:
+                keeper.save()
     except Exception as exc:
         heartbeat.update({"error": f"{type(exc).__name__}: {exc}", "counts": run.report.counts()})
         _write_heartbeat(vault, heartbeat)
@@ -383,6 +532,7 @@ def harvest_sessions(
         {
             "last_success": _stamp(dt.datetime.now(dt.UTC)),
             "counts": run.report.counts(),
+            "archived": run.report.archived,
             "transcripts": run.transcripts,
             "seconds": round(time.monotonic() - started, 3),
             "error": None,
@@ -397,7 +547,8 @@ def watch_harvest(
     sources: Mapping[str, Sequence[Path]] | None,
     interval: float,
     *,
-    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+    settle_seconds: float | None = None,
+    archive: bool | None = None,
     runs: int | None = None,
     on_report: Callable[[Report | None, Exception | None], None] | None = None,
 ) -> None:
@@ -408,7 +559,9 @@ def watch_harvest(
     done = 0
     while runs is None or done < runs:
         try:
-            report: Report | None = harvest_sessions(vault, sources, settle_seconds=settle_seconds)
+            report: Report | None = harvest_sessions(
+                vault, sources, settle_seconds=settle_seconds, archive=archive
+            )
             error: Exception | None = None
         except Exception as exc:  # recorded in the heartbeat; keep watching
             report, error = None, exc
@@ -459,14 +612,19 @@ def harvest_check(vault: Vault, now: dt.datetime | None = None) -> dict[str, str
 
 __all__ = [
     "DEFAULT_SETTLE_SECONDS",
+    "HARVEST_KEYS",
     "HEARTBEAT",
     "PRIVATE_MARKER",
     "STALE_AFTER",
+    "HarvestReport",
+    "HarvestSettings",
     "default_sources",
     "forgotten_ids",
     "harvest_check",
     "harvest_sessions",
+    "harvest_settings",
     "mark_forgotten",
     "read_heartbeat",
+    "resolve_sources",
     "watch_harvest",
 ]

@@ -90,6 +90,8 @@ class Settings:
     embedder: dict[str, Any] = field(default_factory=lambda: {"name": "minilm"})
     search: dict[str, Any] = field(default_factory=dict)
     harvest: dict[str, Any] = field(default_factory=dict)
+    model: dict[str, Any] = field(default_factory=dict)
+    health: dict[str, Any] = field(default_factory=dict)
 
     @property
     def embedder_name(self) -> str:
@@ -130,7 +132,7 @@ def load_settings(vault: Path) -> Settings:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{path}: [vault] {key} must be a list of strings")
         setattr(settings, key, list(value))
-    for key in ("embedder", "search", "harvest"):
+    for key in ("embedder", "search", "model", "harvest", "health"):
         value = data.get(key, getattr(settings, key))
         if not isinstance(value, dict):
             raise ConfigError(f"{path}: [{key}] must be a table")

@@ -11,7 +11,12 @@
     │   ├── NoteNotFound        no note at that path or link
     │   └── PlanRefused         a plan_id that is unknown, expired, or whose files changed
     ├── IndexUnavailable        the derived index is missing, stale or unusable
-    └── EmbedderError           an embedder could not load or answer
+    ├── EmbedderError           an embedder could not load or answer
+    ├── ModelError              a model provider call failed (see :mod:`mnemex.models`)
+    │   ├── ModelAuthError      401/403: the key is missing or wrong (names the env var)
+    │   ├── ModelUnavailable    429/5xx/timeouts after the retries, or nothing listening
+    │   └── ModelOutputError    the answer is not usable (bad JSON body, invalid structured output)
+    └── CostConfirmationRequired  a run's estimated cost needs an explicit yes
 
 Interfaces (CLI, MCP, web) catch :class:`MnemexError` and show its message;
 anything else is a bug and keeps its traceback.
@@ -75,11 +80,36 @@ class EmbedderError(MnemexError):
     """An embedder could not load or answer."""
 
 
+class ModelError(MnemexError):
+    """A model provider call failed; callers may degrade to the offline path."""
+
+
+class ModelAuthError(ModelError):
+    """The provider refused the key (401/403); the message names the env var, never the key."""
+
+
+class ModelUnavailable(ModelError):
+    """The provider kept failing (429, 5xx, timeouts) after the retries, or cannot be reached."""
+
+
+class ModelOutputError(ModelError):
+    """The provider answered, but not with something usable (bad JSON, invalid output)."""
+
+
+class CostConfirmationRequired(MnemexError):
+    """A model run is estimated above ``confirm_above_usd`` and was not confirmed."""
+
+
 __all__ = [
     "ConfigError",
+    "CostConfirmationRequired",
     "EmbedderError",
     "IndexUnavailable",
     "MnemexError",
+    "ModelAuthError",
+    "ModelError",
+    "ModelOutputError",
+    "ModelUnavailable",
     "NoteNotFound",
     "PathOutsideVault",
     "PlanRefused",

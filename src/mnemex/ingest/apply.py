@@ -1,0 +1,116 @@
+"""Applying an ingest plan: every file or none, then one git commit.
+
+The plan names the bytes each file had when it was planned. Under the vault's
+history lock, every file is checked against those bytes (a file that moved is a
+conflict and nothing is written), each new content is written to a temporary
+file beside its target, and only then are the temporaries renamed into place.
+If anything fails on the way, the files already renamed get their original
+bytes back (kept in memory) and the new ones are removed: a failed run leaves
+the vault as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from mnemex.errors import VaultError, WriteConflict
+from mnemex.history import commit_change, recording
+from mnemex.ingest.plan import FileChange, IngestPlan
+from mnemex.vault import Vault, atomic_write, sha256_bytes
+
+
+class IngestFailed(VaultError):
+    """Writing the plan failed part-way; the vault was put back as it was."""
+
+
+def apply_plan(vault: Vault, plan: IngestPlan) -> dict[str, Any]:
+    """Write ``plan`` atomically and commit it as one ``mnemex ingest`` commit.
+
+    Returns the plan's preview plus ``applied``, ``commit`` and the final report.
+
+    Raises:
+        WriteConflict: a file changed since the plan read it (nothing written).
+        IngestFailed: a write failed; every file was restored.
+    """
+    writes = [c for c in plan.changes if c.action in ("create", "update") and c.after is not None]
+    result = plan.to_dict(diffs=False)
+    with recording(vault):
+        with vault.lock():
+            _check_unmoved(vault, writes)
+            _write_all(vault, writes)
+        commit: dict[str, object] = {"committed": False, "reason": "nothing to write"}
+        if writes:
+            titles = [s.title for s in plan.sources if s.status == "new"]
+            what = titles[0] if len(titles) == 1 else f"{len(titles)} sources"
+            done = commit_change(
+                vault, [c.path for c in writes], "ingest", f"{what} into {plan.domain}"
+            )
+            commit = done.to_dict()
+    result["applied"] = True
+    result["commit"] = commit
+    return result
+
+
+def _check_unmoved(vault: Vault, writes: list[FileChange]) -> None:
+    for change in writes:
+        path = vault.root / change.path
+        try:
+            current: str | None = sha256_bytes(path.read_bytes())
+        except FileNotFoundError:
+            current = None
+        expected = sha256_bytes(change.before) if change.before is not None else None
+        if current != expected:
+            raise WriteConflict(change.path, expected, current)
+
+
+def _write_all(vault: Vault, writes: list[FileChange]) -> None:
+    staged: list[tuple[FileChange, Path, str]] = []
+    done: list[tuple[FileChange, Path]] = []
+    try:
+        for change in writes:
+            target = vault.abs_path(change.path, note=False)
+            staged.append((change, target, _stage(target, change.after or b"")))
+        for change, target, tmp in staged:
+            replace(tmp, target)
+            done.append((change, target))
+    except (OSError, VaultError) as exc:
+        _restore(done)
+        for _, _, tmp in staged:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        raise IngestFailed(
+            f"ingest failed writing {len(done) + 1} of {len(writes)} files ({exc}); "
+            "every file was put back as it was"
+        ) from exc
+
+
+def _stage(target: Path, data: bytes) -> str:
+    """Write ``data`` to a fsynced temporary file beside ``target``; returns its path."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return tmp
+
+
+def replace(tmp: str, target: Path) -> None:
+    """Rename a staged file into place (a seam: tests make it fail to prove the rollback)."""
+    os.replace(tmp, target)
+
+
+def _restore(done: list[tuple[FileChange, Path]]) -> None:
+    for change, target in reversed(done):
+        if change.before is None:
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+        else:
+            atomic_write(target, change.before)
+
+
+__all__ = ["IngestFailed", "apply_plan", "replace"]

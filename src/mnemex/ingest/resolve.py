@@ -1,0 +1,379 @@
+"""Resolving a planned page against the pages a domain already has.
+
+A source about something the wiki knows must deepen that page, not sit beside
+it as a near-duplicate; two things that merely share a name must stay apart.
+The resolver decides, for each :class:`~mnemex.ingest.model.PlannedPage`:
+
+- ``merge``: the same thing (exact slug, alias, normalised name, a unique
+  surname/initials/acronym form, or a close fuzzy name confirmed by type),
+- ``grey``: maybe the same thing (a fuzzy name in the grey zone, or the same
+  name for an entity and a concept): a new page is made and the pair is
+  recorded in ``health/possible-duplicates.json`` for a person to decide,
+- ``new``: nothing like it.
+
+Planning must stay fast on a 10,000-page wiki, so the resolver never reads page
+bodies: it works from a :class:`NameTable` (title, aliases, type of every
+entity and concept page), built from the index and cached machine-locally by
+content hash, and compares a planned name only with the entries that share a
+word with it (fuzzy matching by :mod:`difflib` over that small block).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import yaml
+
+from mnemex.index.backend import IndexBackend, Scope
+from mnemex.ingest.model import PlannedPage
+from mnemex.vault import Vault, atomic_write
+from mnemex.vault.markdown import split_frontmatter
+
+#: Fuzzy name ratio at or above which a same-kind, same-type page is merged into.
+MERGE_RATIO = 0.92
+#: Fuzzy name ratio from which a pair is recorded as a possible duplicate.
+GREY_RATIO = 0.8
+
+Decision = Literal["merge", "grey", "new"]
+
+_HONORIFICS = frozenset(
+    {"dr", "prof", "professor", "mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord", "st"}
+)
+_COMPANY_SUFFIXES = frozenset(
+    {"inc", "incorporated", "ltd", "limited", "llc", "corp", "corporation", "co", "plc", "gmbh"}
+)
+_LEADING = frozenset({"the", "a", "an"})
+#: Small words an acronym leaves out ("Northgate Institute of Technology" is NIT).
+_ACRONYM_SKIPS = frozenset({"of", "and", "for", "the", "in", "on", "de", "at"})
+_WORD_RE = re.compile(r"[a-z0-9]+")
+#: Entity types that say nothing: compatible with any specific type.
+_VAGUE_TYPES = frozenset({"", "thing", "other"})
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a name as compared: folded, lower-case, no honorifics, no company suffix.
+
+    ``"Dr. Priya Raman"`` -> ``["priya", "raman"]``; ``"Lovelace Labs, Inc."`` ->
+    ``["lovelace", "lab"]``; hyphens, underscores and punctuation separate words and
+    plurals are singular, so ``"vector-databases"`` equals ``"Vector Database"``.
+    """
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    words = _WORD_RE.findall(folded.replace("'s", ""))
+    while words and words[0] in _HONORIFICS | _LEADING:
+        words = words[1:]
+    while len(words) > 1 and words[-1] in _COMPANY_SUFFIXES:
+        words = words[:-1]
+    return [_singular(w) for w in words]
+
+
+def _compact(key: str) -> str:
+    """A normalised key without spaces, so "Kestrel DB" finds "KestrelDB"."""
+    return "~" + key.replace(" ", "")
+
+
+def normalise_name(name: str) -> str:
+    """The key two names share when they are the same name (see :func:`name_words`)."""
+    return " ".join(name_words(name))
+
+
+def types_compatible(a: str, b: str) -> bool:
+    """Entity types that may be the same thing: equal, or one of them unknown."""
+    return a == b or a in _VAGUE_TYPES or b in _VAGUE_TYPES
+
+
+@dataclass
+class NameEntry:
+    """One existing (or planned-in-this-run) entity or concept page, as the resolver sees it."""
+
+    path: str
+    kind: str  # "entity" | "concept"
+    title: str
+    entity_type: str = ""
+    aliases: list[str] = field(default_factory=list)
+    #: written by mnemex (a knowledge ``type`` in its frontmatter); hand-made pages are linked,
+    #: never rewritten
+    mnemex: bool = True
+    hash: str = ""
+
+    def names(self) -> list[str]:
+        stem = self.path.rsplit("/", 1)[-1].removesuffix(".md")
+        return [self.title, *self.aliases, stem]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "entity_type": self.entity_type,
+            "aliases": self.aliases,
+            "mnemex": self.mnemex,
+            "hash": self.hash,
+        }
+
+
+@dataclass
+class Match:
+    """What the resolver decided for one planned page."""
+
+    decision: Decision
+    entry: NameEntry | None = None
+    score: float = 0.0
+    reason: str = ""
+
+
+class NameTable:
+    """Every entity and concept page of a domain, keyed by normalised name, word and acronym."""
+
+    def __init__(self, entries: Iterable[NameEntry] = ()) -> None:
+        self.entries: dict[str, NameEntry] = {}
+        self._by_key: dict[str, list[NameEntry]] = defaultdict(list)
+        self._by_word: dict[str, list[NameEntry]] = defaultdict(list)
+        self._by_acronym: dict[str, list[NameEntry]] = defaultdict(list)
+        for entry in entries:
+            self.add(entry)
+
+    def add(self, entry: NameEntry) -> None:
+        """Add (or replace) an entry; later lookups in the same run see it."""
+        old = self.entries.get(entry.path)
+        if old is not None:
+            self._drop(old)
+        self.entries[entry.path] = entry
+        for key, words in self._keys(entry):
+            self._by_key[key].append(entry)
+            self._by_key[_compact(key)].append(entry)
+            for word in set(words):
+                self._by_word[word].append(entry)
+            initials = [w[0] for w in words if w not in _ACRONYM_SKIPS]
+            if len(initials) >= 2:
+                self._by_acronym["".join(initials)].append(entry)
+
+    def _drop(self, entry: NameEntry) -> None:
+        for index in (self._by_key, self._by_word, self._by_acronym):
+            for bucket in index.values():
+                while entry in bucket:
+                    bucket.remove(entry)
+
+    @staticmethod
+    def _keys(entry: NameEntry) -> list[tuple[str, list[str]]]:
+        out: list[tuple[str, list[str]]] = []
+        seen: set[str] = set()
+        for name in entry.names():
+            words = name_words(name)
+            key = " ".join(words)
+            if key and key not in seen:
+                seen.add(key)
+                out.append((key, words))
+        return out
+
+    def by_key(self, key: str) -> list[NameEntry]:
+        return _unique(self._by_key.get(key, []))
+
+    def by_word(self, word: str) -> list[NameEntry]:
+        return _unique(self._by_word.get(word, []))
+
+    def by_acronym(self, acronym: str) -> list[NameEntry]:
+        return _unique(self._by_acronym.get(acronym, []))
+
+    def taken(self, path: str) -> bool:
+        return path in self.entries
+
+
+def _unique(entries: list[NameEntry]) -> list[NameEntry]:
+    seen: dict[str, NameEntry] = {}
+    for entry in entries:
+        seen.setdefault(entry.path, entry)
+    return list(seen.values())
+
+
+def _kind_of(page: PlannedPage) -> str:
+    return "entity" if page.kind == "entity" else "concept"
+
+
+def _same_type(page: PlannedPage, entry: NameEntry) -> bool:
+    if _kind_of(page) != entry.kind:
+        return False
+    if entry.kind == "concept":
+        return True
+    return types_compatible(page.type, entry.entity_type)
+
+
+def resolve_page(page: PlannedPage, table: NameTable) -> Match:
+    """Decide whether ``page`` is an existing page of ``table``, maybe one, or new."""
+    keys = [k for k in dict.fromkeys(normalise_name(n) for n in [page.name, *page.aliases]) if k]
+    if not keys:
+        return Match("new")
+    grey: Match | None = None
+    for key in [*keys, *(_compact(k) for k in keys)]:
+        for entry in table.by_key(key):
+            if _same_type(page, entry):
+                return Match("merge", entry, 1.0, f"same name {key!r}")
+            if _kind_of(page) != entry.kind and grey is None:
+                grey = Match("grey", entry, 0.9, f"same name {key!r}, {entry.kind} vs concept")
+    variant = _variant_match(page, keys[0], table)
+    if variant is not None:
+        return variant
+    fuzzy = _fuzzy_match(page, keys, table)
+    if fuzzy is not None and (fuzzy.decision == "merge" or grey is None):
+        return fuzzy
+    return grey or Match("new")
+
+
+def _variant_match(page: PlannedPage, key: str, table: NameTable) -> Match | None:
+    """A surname alone, initials plus surname, or an acronym naming exactly one page."""
+    words = key.split()
+    found: list[NameEntry] = []
+    how = ""
+    if len(words) == 1 and page.kind == "entity":
+        word = words[0]
+        persons = [
+            e
+            for e in table.by_word(word)
+            if e.kind == "entity"
+            and e.entity_type == "person"
+            and page.type in ("person", *_VAGUE_TYPES)
+            and name_words(e.title)[-1:] == [word]
+            and len(name_words(e.title)) > 1
+        ]
+        if persons:
+            found, how = persons, "surname"
+        elif len(word) >= 2 and page.name.isupper():
+            found = [e for e in table.by_acronym(word) if _same_type(page, e)]
+            how = "acronym"
+    elif len(words) >= 2 and all(len(w) == 1 for w in words[:-1]) and page.kind == "entity":
+        found = [
+            e
+            for e in table.by_word(words[-1])
+            if _same_type(page, e)
+            and len(name_words(e.title)) >= 2
+            and name_words(e.title)[-1] == words[-1]
+            and name_words(e.title)[0][0] == words[0]
+        ]
+        how = "initials"
+    found = _unique(found)
+    if len(found) == 1:
+        return Match("merge", found[0], 0.95, f"{how} of {found[0].title!r}")
+    if len(found) > 1:
+        return Match("grey", found[0], 0.7, f"{how} fits {len(found)} pages")
+    return None
+
+
+def _fuzzy_match(page: PlannedPage, keys: list[str], table: NameTable) -> Match | None:
+    """The closest name among the pages sharing a word with the planned page's names."""
+    block: dict[str, NameEntry] = {}
+    for key in keys:
+        for word in key.split():
+            if len(word) >= 3:
+                for entry in table.by_word(word):
+                    block.setdefault(entry.path, entry)
+    best: tuple[float, NameEntry | None] = (0.0, None)
+    for entry in block.values():
+        for name in entry.names():
+            other = normalise_name(name)
+            for key in keys:
+                matcher = difflib.SequenceMatcher(None, key, other)
+                if matcher.real_quick_ratio() < GREY_RATIO or matcher.quick_ratio() < GREY_RATIO:
+                    continue
+                ratio = matcher.ratio()
+                if ratio > best[0]:
+                    best = (ratio, entry)
+    ratio, found = best
+    if found is None or ratio < GREY_RATIO:
+        return None
+    same = _same_type(page, found)
+    if ratio >= MERGE_RATIO and same:
+        return Match("merge", found, round(ratio, 3), f"fuzzy name {ratio:.2f}")
+    why = f"fuzzy name {ratio:.2f}" + ("" if same else ", different type")
+    return Match("grey", found, round(ratio, 3), why)
+
+
+# -- the name table of a domain ------------------------------------------------
+
+_CACHE = "ingest/names-{domain}.json"
+
+
+def _read_entry(
+    vault: Vault, path: str, title: str, note_type: str | None, digest: str
+) -> NameEntry:
+    """Read one page's frontmatter (only the part before the body) into an entry."""
+    kind = "entity" if "/entities/" in path else "concept"
+    entry = NameEntry(path, kind, title, hash=digest, mnemex=note_type in ("entity", "concept"))
+    try:
+        with (vault.root / path).open(encoding="utf-8") as fh:
+            head = fh.read(8192)
+    except (OSError, UnicodeDecodeError):
+        return entry
+    fm_text, _, _ = split_frontmatter(head)
+    try:
+        meta = yaml.safe_load(fm_text) if fm_text else None
+    except yaml.YAMLError:
+        meta = None
+    if isinstance(meta, dict):
+        aliases = meta.get("aliases", meta.get("alias")) or []
+        entry.aliases = [aliases] if isinstance(aliases, str) else [str(a) for a in aliases]
+        etype = meta.get("entity_type") or ""
+        entry.entity_type = str(etype[0] if isinstance(etype, list) and etype else etype)
+    return entry
+
+
+def load_name_table(vault: Vault, backend: IndexBackend, domain: str) -> NameTable:
+    """The entity and concept pages of ``domain``, from the (synced) index.
+
+    Titles, types and hashes come from the index; aliases and entity types from
+    each page's frontmatter, read once and cached in ``.mnemex/`` by content
+    hash, so a warm planning run reads no page at all.
+    """
+    folders = (f"wiki/{domain}/entities", f"wiki/{domain}/concepts")
+    ids = backend.notes_in_scope(Scope(folders=folders, exclude_private=()))
+    notes = backend.notes_by_id(ids or ())
+    cache_path = vault.local_dir / _CACHE.format(domain=domain)
+    try:
+        cached: dict[str, Any] = json.loads(cache_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cached = {}
+    entries: list[NameEntry] = []
+    changed = False
+    for note in notes.values():
+        path = str(note["path"])
+        hit = cached.get(path)
+        if isinstance(hit, dict) and hit.get("hash") == note["hash"]:
+            entries.append(NameEntry(path=path, **hit))
+            continue
+        entries.append(_read_entry(vault, path, str(note["title"]), note["type"], note["hash"]))
+        changed = True
+    if changed or len(cached) != len(entries):
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        data = {e.path: e.to_json() for e in entries}
+        atomic_write(cache_path, json.dumps(data, ensure_ascii=False).encode())
+    return NameTable(entries)
+
+
+__all__ = [
+    "GREY_RATIO",
+    "MERGE_RATIO",
+    "Match",
+    "NameEntry",
+    "NameTable",
+    "load_name_table",
+    "name_words",
+    "normalise_name",
+    "resolve_page",
+    "types_compatible",
+]

@@ -197,12 +197,12 @@ class FakeProvider:
     # serving -----------------------------------------------------------------------------
 
     def _handle(self, provider: str, request: Recorded) -> tuple[int, dict[str, str], bytes, bool]:
-        problem = _wire_problem(provider, request, self.api_key)
-        if problem is not None:
-            status, message = problem
-            return status, {}, _error_body(provider, status, message), False
         with self._lock:
             self.requests.append(request)
+        problem = _wire_problem(provider, request, self.api_key)
+        if problem is not None:  # refused as the real API would, before any canned answer
+            status, message = problem
+            return status, {}, _error_body(provider, status, message), False
         canned = self._next(request)
         if canned.delay:
             time.sleep(canned.delay)

@@ -7,6 +7,7 @@ extractor improves.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -115,4 +116,20 @@ def interview() -> tuple[SourceDoc, Extraction]:
         page("Kestrel DB", facts=("KestrelDB 2.0 shipped in 2023.",)),
         page("Time-series", kind="concept"),
         page("Raman Labs", type_="organization", facts=("Raman Labs sponsors the project.",)),
+    )
+
+
+_NAME_RE = re.compile(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b")
+
+
+def fake_extract(source: SourceDoc) -> Extraction:
+    """A stand-in extractor: every capitalised two-word name is a person, its sentence a fact."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", source.text) if s.strip()]
+    pages: dict[str, PlannedPage] = {}
+    for position, sentence in enumerate(sentences):
+        for name in _NAME_RE.findall(sentence):
+            found = pages.setdefault(name, page(name, type_="person"))
+            found.facts.append(Evidence(sentence, position))
+    return Extraction(
+        title=source.title, summary=sentences[:2], pages=list(pages.values()), extractor="fake"
     )

@@ -1,0 +1,88 @@
+"""``mnemex ingest PATH``: read sources into the wiki, merging into what it knows.
+
+``--preview`` prints the plan (pages to create, pages to update with a diff,
+possible duplicates, estimated cost) and writes nothing; without it the plan
+is applied as one git commit and the six counts are printed. The CLI reads any
+path the user names (the MCP tool reads only inside the vault).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
+
+
+def _print(result: dict[str, Any]) -> None:
+    for source in result["sources"]:
+        if source["status"] == "unchanged":
+            click.echo(f"unchanged {source['source']}: already ingested as {source['summary']}")
+            continue
+        click.echo(f"{source['source']} -> {source['summary']} ({len(source['pages'])} pages)")
+        for warning in source["warnings"]:
+            click.echo(f"  warning: {warning}")
+    applied = result.get("applied")
+    for path in result["create"]:
+        click.echo(f"{'created' if applied else 'create'} {path}")
+    for item in result["update"]:
+        click.echo(f"{'updated' if applied else 'update'} {item['path']}")
+        if item.get("diff"):
+            click.echo(item["diff"], nl=False)
+        if item.get("diff_omitted_lines"):
+            click.echo(f"… {item['diff_omitted_lines']} more diff line(s) not shown")
+    for pair in result["possible_duplicates"]:
+        click.echo(f"possible duplicate: {pair['a']} ~ {pair['b']} ({pair['reason']})")
+    report = result["report"]
+    for outcome in ("skipped", "refused", "failed"):
+        for problem in report["problems"].get(outcome, []):
+            click.echo(f"{outcome} {problem['path']}: {problem['reason']}")
+    counts = ", ".join(
+        f"{report[k]} {k}"
+        for k in ("created", "updated", "unchanged", "skipped", "refused", "failed")
+    )
+    if not applied:
+        cost = result["cost"]
+        click.echo(f"estimated cost: ${cost['estimated_usd']:.2f} ({', '.join(cost['extractor'])})")
+        click.echo(f"plan: {counts}; nothing written (run without --preview to apply)")
+        return
+    commit = result.get("commit", {})
+    where = f"commit {commit['sha']}" if commit.get("sha") else commit.get("reason", "")
+    click.echo(f"{counts}; {where}")
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--domain", help="The knowledge domain to ingest into (default: the vault's first).")
+@click.option("--preview", is_flag=True, help="Show the plan (with diffs); write nothing.")
+@click.option(
+    "--yes", is_flag=True, help="Apply without asking (the offline extractor never asks)."
+)
+@json_option
+@pass_app
+@handle_errors
+def ingest(
+    app: Context, path: Path, domain: str | None, preview: bool, yes: bool, as_json: bool
+) -> None:
+    """Ingest PATH (a file, or a folder of md, txt, html and pdf files) into the wiki.
+
+    Each source gets a summary page; the people, tools and ideas in it get entity
+    and concept pages, merged into the pages that already exist. A folder is one
+    commit; a file that cannot be read is counted failed and the rest go on.
+    """
+    from mnemex.ingest.run import ingest_path
+
+    result = ingest_path(app.brain, path, domain, apply=not preview)
+    emit(result, as_json, lambda: _print(result))
+    if result["report"]["failed"]:
+        raise SystemExit(1)
+
+
+def register(cli: click.Group) -> None:
+    """Add ``ingest`` to the command tree."""
+    cli.add_command(ingest)
+
+
+__all__ = ["ingest", "register"]

@@ -1,0 +1,256 @@
+"""The ingest operations the CLI and the MCP tools call: preview, apply, read back.
+
+``ingest_path`` reads a file or a folder (each file one source, in order, one
+commit for the batch), ``ingest_text`` takes text handed over directly. Both
+preview by default and apply when asked. Over MCP a preview is recorded as a
+plan (:mod:`mnemex.plans`) holding the hash of every file it read and of every
+file it would write; applying re-plans at the plan's own time and is refused
+when anything differs, so what is applied is exactly what was shown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from mnemex.brain import Brain
+from mnemex.errors import MnemexError, NoteNotFound, PathOutsideVault, PlanRefused, VaultError
+from mnemex.ingest.apply import apply_plan
+from mnemex.ingest.model import Extraction, SourceDoc
+from mnemex.ingest.plan import IngestPlan, Planner
+from mnemex.ingest.readers import (
+    SUPPORTED_FORMATS,
+    ReadFailure,
+    read_bytes,
+    read_sources,
+    read_text_source,
+)
+from mnemex.ingest.render import split_page
+from mnemex.plans import create_plan, discard_plan, take_plan
+from mnemex.recall import UNTRUSTED
+from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
+from mnemex.sanitise import escape, strip
+from mnemex.vault import LOCAL_DIR, Vault, check_name
+
+Extractor = Callable[[SourceDoc], Extraction]
+
+
+def offline_extractor(doc: SourceDoc) -> Extraction:
+    """The default extractor: deterministic, no model, no key."""
+    from mnemex.ingest.extract import extract_offline
+
+    return extract_offline(doc)
+
+
+def pick_domain(vault: Vault, domain: str | None) -> str:
+    """The domain to ingest into: the one named, else the vault's first."""
+    name = domain or (vault.settings.domains[0] if vault.settings.domains else "general")
+    return check_name(name, "domain")
+
+
+def plan_docs(
+    brain: Brain,
+    docs: Iterable[SourceDoc | ReadFailure],
+    domain: str,
+    extractor: Extractor | None = None,
+    now: dt.datetime | None = None,
+) -> IngestPlan:
+    """Plan a batch: each source in order; one that fails to read or extract is counted failed."""
+    brain.sync()
+    extract = extractor or offline_extractor
+    planner = Planner(brain, domain, now)
+    for doc in docs:
+        if isinstance(doc, ReadFailure):
+            planner.fail(doc.path, doc.reason)
+            continue
+        try:
+            extraction = extract(doc)
+        except MnemexError as exc:
+            planner.fail(doc.path, f"extraction failed: {exc}")
+            continue
+        planner.add(doc, extraction)
+    return planner.finish()
+
+
+def run(brain: Brain, plan: IngestPlan, apply: bool, diffs: bool = True) -> dict[str, Any]:
+    """Preview ``plan`` or apply it; the result carries the six counts under ``report``."""
+    if not apply:
+        out = plan.to_dict(diffs=diffs)
+        out["applied"] = False
+        return out
+    return apply_plan(brain.vault, plan)
+
+
+def ingest_path(
+    brain: Brain,
+    path: Path,
+    domain: str | None = None,
+    apply: bool = False,
+    extractor: Extractor | None = None,
+) -> dict[str, Any]:
+    """Ingest a file, or every source file of a folder (the CLI reads any path the user names)."""
+    name = pick_domain(brain.vault, domain)
+    plan = plan_docs(brain, read_sources(path.expanduser()), name, extractor)
+    return run(brain, plan, apply)
+
+
+# -- MCP: preview -> plan_id -> apply -----------------------------------------
+
+
+def vault_source(vault: Vault, path: str) -> SourceDoc:
+    """Read a source file that lies inside the vault (MCP ``ingest_file``); nothing else.
+
+    Raises:
+        PathOutsideVault: absolute, ``~``, ``..``, a symlink out, or machine-local.
+        NoteNotFound: no such file.
+    """
+    if path.strip().startswith("~"):
+        raise PathOutsideVault(f"{path}: home paths are refused; drop the file into inbox/ first")
+    rel = vault.rel_path(path, note=False)
+    if rel.split("/")[0] in (LOCAL_DIR, ".git"):
+        raise PathOutsideVault(f"{rel}: machine-local files are never ingested")
+    target = vault.root / rel
+    if not target.is_file():
+        raise NoteNotFound(f"{rel}: no such file in the vault (drop it into inbox/ first)")
+    suffix = target.suffix.lower()
+    if suffix not in SUPPORTED_FORMATS:
+        raise VaultError(f"{rel}: unsupported file type {suffix!r}")
+    return read_bytes(target.read_bytes(), path=rel, format=SUPPORTED_FORMATS[suffix])
+
+
+def previewed(
+    brain: Brain,
+    operation: str,
+    args: dict[str, Any],
+    doc: SourceDoc,
+    plan_id: str | None,
+    extractor: Extractor | None = None,
+) -> dict[str, Any]:
+    """Without ``plan_id``: plan, record it and return the preview with its ``plan_id``.
+
+    With it: re-plan at the recorded time and apply, refusing a plan whose files
+    moved or whose result would differ from what was previewed.
+
+    Raises:
+        PlanRefused: unknown, expired or stale plan, or a different result.
+    """
+    domain = str(args["domain"])
+    if plan_id is None:
+        plan = plan_docs(brain, [doc], domain, extractor)
+        preview = run(brain, plan, apply=False)
+        made = create_plan(
+            brain.vault, operation, args, plan.reads(), {"now": plan.now, "writes": plan.writes()}
+        )
+        preview["plan_id"] = made.id
+        preview["note"] = f"nothing written: call {operation} again with plan_id={made.id!r}"
+        return preview
+    recorded = take_plan(brain.vault, plan_id, operation, args)
+    when = dt.datetime.fromisoformat(str(recorded.details["now"]))
+    plan = plan_docs(brain, [doc], domain, extractor, now=when)
+    if plan.writes() != recorded.details.get("writes"):
+        raise PlanRefused(
+            f"plan {plan_id} no longer gives the same pages (the wiki changed since the preview); "
+            f"call {operation} again without plan_id for a fresh plan"
+        )
+    result = apply_plan(brain.vault, plan)
+    discard_plan(brain.vault, plan_id)
+    result["plan_id"] = plan_id
+    return result
+
+
+def mcp_ingest_text(
+    brain: Brain, text: str, title: str, domain: str | None, plan_id: str | None
+) -> dict[str, Any]:
+    doc = read_text_source(text, title=title, path="<ingest_text>")
+    args = {"title": title, "domain": pick_domain(brain.vault, domain), "sha256": doc.sha256}
+    return previewed(brain, "ingest_text", args, doc, plan_id)
+
+
+def mcp_ingest_file(
+    brain: Brain, path: str, domain: str | None, plan_id: str | None
+) -> dict[str, Any]:
+    doc = vault_source(brain.vault, path)
+    args = {"path": doc.path, "domain": pick_domain(brain.vault, domain), "sha256": doc.sha256}
+    return previewed(brain, "ingest_file", args, doc, plan_id)
+
+
+# -- reading back ----------------------------------------------------------------
+
+
+def find_summary(vault: Vault, brain: Brain, source: str) -> str:
+    """The summary page of a source, given the summary's path or the original's path.
+
+    Raises:
+        NoteNotFound: no summary for it.
+    """
+    rel = vault.rel_path(source, note=False)
+    parts = rel.split("/")
+    if len(parts) >= 4 and parts[0] == "wiki" and parts[2] == "summaries":
+        summary = vault.rel_path(rel)
+        if (vault.root / summary).is_file():
+            return summary
+    brain.sync()
+    for path in brain.backend.paths_with_field("source", rel, kind="knowledge"):
+        return path
+    for path in brain.backend.paths_with_field("text", rel, kind="knowledge"):
+        return path
+    raise NoteNotFound(f"{source}: no ingested source or summary by that path")
+
+
+def get_source(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
+    """The text of an ingested source (stripped, escaped, cut to ``max_tokens``), framed."""
+    vault = brain.vault
+    summary = find_summary(vault, brain, source)
+    meta, _ = split_page(vault.read_note(summary).text)
+    text_path = str(meta.get("text") or meta.get("source") or "")
+    try:
+        raw = vault.abs_path(text_path, note=False).read_bytes()
+    except (OSError, PathOutsideVault) as exc:
+        raise NoteNotFound(f"{summary}: its source text {text_path!r} is missing ({exc})") from None
+    full = escape(strip(raw.decode("utf-8", errors="replace")))
+    content, cut = trim_to_tokens(full, max(50, max_tokens - 150))
+    out: dict[str, Any] = {
+        "summary": summary,
+        "source": meta.get("source"),
+        "sha256": meta.get("sha256"),
+        "title": escape(strip(str(meta.get("title") or ""))),
+        "content": content,
+    }
+    if cut:
+        total = estimate_tokens(full)
+        out.update(truncated=True, total_tokens=total)
+        out["note"] = f"text cut to fit max_tokens; call again with max_tokens={total + 300}"
+    out["untrusted"] = UNTRUSTED
+    return out
+
+
+def get_summary(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
+    """The summary page of an ingested source (by its original's or its summary's path)."""
+    vault = brain.vault
+    summary = find_summary(vault, brain, source)
+    full = escape(strip(vault.read_note(summary).text))
+    content, cut = trim_to_tokens(full, max(50, max_tokens - 100))
+    out: dict[str, Any] = {"path": summary, "content": content}
+    if cut:
+        total = estimate_tokens(full)
+        out.update(truncated=True, total_tokens=total)
+        out["note"] = f"page cut to fit max_tokens; call again with max_tokens={total + 300}"
+    out["untrusted"] = UNTRUSTED
+    return out
+
+
+__all__ = [
+    "Extractor",
+    "get_source",
+    "get_summary",
+    "ingest_path",
+    "mcp_ingest_file",
+    "mcp_ingest_text",
+    "offline_extractor",
+    "pick_domain",
+    "plan_docs",
+    "run",
+    "vault_source",
+]

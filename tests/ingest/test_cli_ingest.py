@@ -1,0 +1,86 @@
+"""``mnemex ingest`` through click's runner: preview, apply, re-ingest, a folder with a bad file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from test_plan_support import commits, fake_extract, git_vault
+
+from mnemex.cli import cli
+from mnemex.ingest import run as ingest_run
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(ingest_run, "offline_extractor", fake_extract)
+    return git_vault(tmp_path / "vault")
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> Path:
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    (folder / "a-overview.md").write_text(
+        "# Kestrel overview\n\nPriya Raman created KestrelDB in 2017. It is written in Rust.\n",
+        encoding="utf-8",
+    )
+    (folder / "b-interview.txt").write_text(
+        "Priya Raman spoke about compaction. Tom Okafor joined in 2019.\n", encoding="utf-8"
+    )
+    (folder / "c-broken.pdf").write_bytes(b"%PDF-1.4 this is not a pdf")
+    return folder
+
+
+def mnemex(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--vault", str(root), *args], catch_exceptions=False)
+
+
+def as_json(result: Result) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+def test_preview_shows_the_plan_and_writes_nothing(root: Path, sources: Path) -> None:
+    before = commits(root)
+    result = mnemex(root, "ingest", str(sources / "a-overview.md"), "--preview")
+    assert result.exit_code == 0, result.output
+    assert "create wiki/general/entities/priya-raman.md" in result.output
+    assert "estimated cost: $0.00" in result.output
+    assert "nothing written" in result.output
+    assert not (root / "wiki/general/entities/priya-raman.md").exists()
+    assert commits(root) == before
+
+
+def test_ingest_applies_one_commit_and_reingest_is_a_no_op(root: Path, sources: Path) -> None:
+    before = commits(root)
+    first = as_json(mnemex(root, "ingest", str(sources / "a-overview.md"), "--json"))
+    assert first["applied"] is True and first["report"]["created"] >= 3
+    assert commits(root) == before + 1
+    second = mnemex(root, "ingest", str(sources / "a-overview.md"))
+    assert "unchanged" in second.output and "0 created, 0 updated, 1 unchanged" in second.output
+    assert commits(root) == before + 1
+
+
+def test_a_folder_is_one_commit_and_a_bad_file_is_counted_failed(root: Path, sources: Path) -> None:
+    before = commits(root)
+    result = mnemex(root, "ingest", str(sources), "--json")
+    assert result.exit_code == 1
+    data = as_json(result)
+    assert data["report"]["failed"] == 1
+    [problem] = data["report"]["problems"]["failed"]
+    assert problem["path"].endswith("c-broken.pdf")
+    assert len(data["sources"]) == 2
+    assert commits(root) == before + 1
+    person = (root / "wiki/general/entities/priya-raman.md").read_text(encoding="utf-8")
+    assert "[[summaries/kestrel-overview]]" in person and "[[summaries/b-interview]]" in person
+
+
+def test_an_update_preview_carries_a_unified_diff(root: Path, sources: Path) -> None:
+    mnemex(root, "ingest", str(sources / "a-overview.md"))
+    result = mnemex(root, "ingest", str(sources / "b-interview.txt"), "--preview")
+    assert "update wiki/general/entities/priya-raman.md" in result.output
+    assert "+- Priya Raman spoke about compaction." in result.output

@@ -1,0 +1,144 @@
+"""The ingest tools through the real MCP client: preview -> plan_id -> apply, and reading back."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from mcp_support import call, error, make_vault, ok, state_for
+
+from conftest import write
+from mnemex.ingest import run as ingest_run
+from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
+
+TEXT = "Priya Raman created KestrelDB in 2017. Tom Okafor wrote the compaction code.\n"
+
+
+def fake_extract(source: SourceDoc) -> Extraction:
+    """A stand-in extractor: every capitalised two-word name is a person, its sentence a fact."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", source.text) if s.strip()]
+    pages: dict[str, PlannedPage] = {}
+    for position, sentence in enumerate(sentences):
+        for name in re.findall(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b", sentence):
+            found = pages.setdefault(name, PlannedPage(name, "entity", "person"))
+            found.facts.append(Evidence(sentence.strip(), position))
+    return Extraction(source.title, sentences[:2], pages=list(pages.values()), extractor="fake")
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(ingest_run, "offline_extractor", fake_extract)
+    return make_vault(tmp_path / "vault")
+
+
+def head(root: Path) -> str:
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def test_ingest_text_previews_then_applies_exactly_that_plan(root: Path) -> None:
+    state = state_for(root)
+    start = head(root)
+    preview = ok(call(state, "ingest_text", text=TEXT, title="Kestrel origins"))
+    assert preview["applied"] is False
+    assert "wiki/general/entities/priya-raman.md" in preview["create"]
+    assert not (root / "wiki/general/entities/priya-raman.md").exists()
+    assert head(root) == start
+    applied = ok(
+        call(state, "ingest_text", text=TEXT, title="Kestrel origins", plan_id=preview["plan_id"])
+    )
+    assert applied["applied"] is True and applied["commit"]["committed"] is True
+    assert sorted(applied["create"]) == sorted(preview["create"])
+    assert (root / "wiki/general/entities/priya-raman.md").exists()
+    again = error(
+        call(state, "ingest_text", text=TEXT, title="Kestrel origins", plan_id=preview["plan_id"])
+    )
+    assert "no plan" in again
+
+
+def test_a_stale_plan_is_refused(root: Path) -> None:
+    state = state_for(root)
+    preview = ok(call(state, "ingest_text", text=TEXT, title="Kestrel origins"))
+    write(root, "wiki/general/entities/priya-raman.md", "# Priya Raman\nWritten meanwhile.\n")
+    message = error(
+        call(state, "ingest_text", text=TEXT, title="Kestrel origins", plan_id=preview["plan_id"])
+    )
+    assert "changed since plan" in message
+    text = (root / "wiki/general/entities/priya-raman.md").read_text(encoding="utf-8")
+    assert text == "# Priya Raman\nWritten meanwhile.\n"
+
+
+def test_a_plan_for_other_arguments_is_refused(root: Path) -> None:
+    state = state_for(root)
+    preview = ok(call(state, "ingest_text", text=TEXT, title="Kestrel origins"))
+    message = error(
+        call(
+            state,
+            "ingest_text",
+            text=TEXT + "More.",
+            title="Kestrel origins",
+            plan_id=preview["plan_id"],
+        )
+    )
+    assert "not this call" in message
+
+
+def test_ingest_file_reads_a_file_dropped_into_the_inbox(root: Path) -> None:
+    state = state_for(root)
+    write(root, "inbox/origins.md", "# Origins\n\n" + TEXT)
+    preview = ok(call(state, "ingest_file", path="inbox/origins.md"))
+    applied = ok(call(state, "ingest_file", path="inbox/origins.md", plan_id=preview["plan_id"]))
+    summary = applied["sources"][0]["summary"]
+    assert summary == "wiki/general/summaries/origins.md"
+    source = ok(call(state, "get_source", source=summary))
+    assert "Tom Okafor wrote the compaction code." in source["content"]
+    assert "untrusted" in source
+    page = ok(call(state, "get_summary", source="wiki/general/sources/origins.source.md"))
+    assert page["path"] == summary and "[[entities/priya-raman|Priya Raman]]" in page["content"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "~/.ssh/id_rsa",
+        "/etc/passwd",
+        "../outside.md",
+        "inbox/../../outside.md",
+        ".mnemex/index.sqlite",
+    ],
+)
+def test_ingest_file_refuses_paths_outside_the_vault(root: Path, path: str) -> None:
+    (root.parent / "outside.md").write_text("secret\n", encoding="utf-8")
+    ssh = Path(os.environ["HOME"]) / ".ssh"
+    ssh.mkdir(exist_ok=True)
+    (ssh / "id_rsa").write_text("-----BEGIN PRIVATE KEY-----\n", encoding="utf-8")
+    message = error(call(state_for(root), "ingest_file", path=path))
+    assert "refused" in message or "never ingested" in message
+    assert not list((root / "wiki/general/summaries").glob("*.md"))
+
+
+def test_ingest_file_refuses_a_symlink_that_leads_out(root: Path) -> None:
+    (root.parent / "outside.md").write_text("secret\n", encoding="utf-8")
+    (root / "inbox" / "link.md").symlink_to(root.parent / "outside.md")
+    message = error(call(state_for(root), "ingest_file", path="inbox/link.md"))
+    assert "outside the vault" in message
+
+
+def test_ingesting_into_a_private_domain_is_refused_unless_served(root: Path) -> None:
+    message = error(call(state_for(root), "ingest_text", text=TEXT, title="x", domain="private"))
+    assert "private" in message
+
+
+def test_the_writing_tools_are_absent_from_a_read_only_server(root: Path) -> None:
+    from mcp_support import run_with_client
+
+    async def names(client: object) -> set[str]:
+        listed = await client.list_tools()  # type: ignore[attr-defined]
+        return {t.name for t in listed.tools}
+
+    served = run_with_client(state_for(root), names, read_only=True)
+    assert "get_source" in served and "get_summary" in served
+    assert "ingest_text" not in served and "ingest_file" not in served

@@ -1,0 +1,959 @@
+"""The offline extractor: a deterministic :class:`Extraction` from a source, no model.
+
+Modest and honest: every summary sentence, description and fact is a sentence of the
+source itself, quoted. The pieces:
+
+- **sentences**: paragraphs split on sentence ends, guarding honorifics and initials
+  ("Dr. Priya Raman", "P. Raman"); hard-wrapped lines (text files, PDFs) are joined.
+- **summary**: each sentence is scored by its tf-idf cosine with the whole document's
+  centroid (a cheap stand-in for TextRank's centrality: a sentence like many others
+  is central), times a prior that favours the opening. The best 3-6 (more for longer
+  sources), skipping near-repeats, are returned *most central first*, as the
+  :class:`Extraction` contract says; ``key_points`` are the next best, in source order.
+- **entities**: runs of capitalised words, acronyms and CamelCase names, with
+  sentence-initial common words dropped. Variants within the source are grouped when
+  it is unambiguous: honorifics, "The", possessives, company suffixes and version
+  numbers come off; a lone surname or an initialled name ("Raman", "P. Raman") joins
+  the one full name it fits; an acronym joins the name whose initials it spells or
+  that it stands beside in parentheses; "KestrelDB" and "Kestrel" are one. Names that
+  merely share a word ("Raman Benchmark", "Priya Raman") stay apart.
+- **concepts**: repeated lowercase noun phrases (runs of content words between
+  stopwords, RAKE-style), plurals folded, sub-phrases of a kept phrase dropped.
+- **relations**: co-occurrence of two kept pages in one sentence, counted.
+
+Pages per source are capped at about 11 for a short article, growing with the log of
+the length (30 at most), so the wiki gets the few things a source is about rather
+than everything it names. Plain Python: a 100-page PDF's text extracts in a second
+or two.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
+
+MAX_EVIDENCE = 6  # quoted sentences per page from one source
+MAX_DESCRIPTION = 400
+
+
+def _words(text: str) -> frozenset[str]:
+    """A word list written as text (easier to read and extend than a list of literals)."""
+    return frozenset(text.split())
+
+
+_STOPWORDS = _words(
+    """a about above after again against all almost along already also although always am among
+    an and another any anyone anything are around as at away back be became because become
+    been before being below between both but by can cannot could did do does doing done down
+    during each either else enough even ever every few first for from further get gets got
+    had has have having he her here hers herself him himself his how however i if in into is
+    it its itself just last least less like made make makes many may me might more most much
+    must my myself never new next no nor not now of off often old on once one only onto or
+    other others our ours ourselves out over own per perhaps quite rather really same second
+    see several shall she should since so some such than that the their theirs them
+    themselves then there therefore these they this those though through thus to together
+    too toward towards under until up upon us very via was we well were what whatever when
+    where whether which while who whom whose why will with within without would yet you your
+    yours yourself yourselves two three four five six seven eight nine ten hundred thousand
+    million billion today yesterday tomorrow ago says said say tell told ask asked use used
+    uses using go goes went come came take took takes put keep keeps kept give gave given
+    know knew known think thought want wanted wants need needs needed let lets seem seems
+    called call calls way ways thing things something nothing everything anything lot lots
+    kind sort part parts time times year years day days week weeks month months people
+    person man men woman women instead still yes q mostly simply fully especially slightly
+    already entirely run runs ran write writes wrote written read reads show shows showed
+    shown found include includes included including add adds added adding work works worked
+    working become becomes look looks looked stay stays stayed help helps hold holds held
+    leave leaves left bring brings brought begin began begun start started starts set sets
+    turn turns move moved moves grow grew grown mean means meant try tried tries remain
+    remains remained replace replaces replaced follow follows followed explain explains
+    explained decide decides decided return returns returned ship ships shipped join joins
+    joined pay pays paid own owns owned sell sells sold offer offers offered expect expects
+    expected protect protects protected"""
+)
+_HONORIFICS = _words("""dr dr. prof prof. mr mr. mrs mrs. ms ms. sir dame mx mx.""")
+_ORG_SUFFIXES = _words("""inc inc. ltd ltd. llc gmbh corp corp. plc co co. sa ag bv""")
+_ORG_WORDS = _words(
+    """university institute foundation labs lab laboratory laboratories society association
+    agency council group bank college school academy corporation company ministry department
+    consortium alliance federation union partners systems technologies software analytics
+    security research network networks industries holdings ventures capital media press
+    museum library hospital commission office bureau organisation organization trust"""
+)
+_TOOL_WORDS = _words(
+    """database library framework engine client language tool toolkit compiler server protocol
+    format extension plugin layer runtime interpreter editor kernel driver sdk api cli shell
+    package module parser codec algorithm model application program software version release"""
+)
+_PRODUCT_WORDS = _words("""service product platform app console device cloud""")
+_EVENT_WORDS = _words(
+    """conference summit festival meetup workshop symposium congress expo hackathon"""
+)
+_PROJECT_WORDS = _words(
+    """benchmark project experiment suite programme program study initiative mission trial"""
+)
+_PERSON_WORDS = _words(
+    """said says told student students director manager engineer professor founder maintainer
+    researcher author chair ceo cto she he her his herself himself doctoral scientist
+    developer designer writer editor colleague"""
+)
+_PLACE_PREPOSITIONS = _words("""in at from to near outside across""")
+_ORG_CONTEXT = _words(
+    """company foundation university institute lab organisation organization non-profit firm
+    startup agency charity"""
+)
+#: Common first names across languages: a strong "person" signal for a two-word name.
+_FIRST_NAMES = _words(
+    """aaron adam adrian ahmed aisha alan albert alex alexander alice alicia amal amanda amir
+    amy ana andrea andrew angela anna anne anton antonio arjun ava barbara ben benjamin bob
+    brian bruno carl carla carlos carmen caroline charles charlie chen chris christian
+    christina claire clara daniel david diana diego dmitri elena eli elif elizabeth ella
+    emily emma eric erik eva fatima felix fernando francesca frank gabriel george grace hana
+    hannah hans harry helen henry hiroshi hugo ian ibrahim ines ingrid isaac isabel ivan
+    jack jacob james jan jane javier jean jennifer jessica joe johan john jonas jorge jose
+    joseph juan julia julian kai karen karl kate katarina kevin kim laura lars lea lena leo
+    li liam lin linda lisa lucas lucia luis luke maria marco marcus maria mark marta martin
+    mary matteo matthew max maya mehmet mei michael michelle miguel mikhail mohammed nadia
+    naomi nathan nina noah nora olga oliver olivia omar oscar pablo patricia paul pedro
+    peter petra philip pierre priya rachel rahul rajesh ravi rebecca richard robert rosa
+    ruth ryan samira samuel sara sarah sean sergei simon sofia sophie stefan stephen steven
+    susan sven thomas tim tomas tom tobias ursula valentina victor victoria wei william xin
+    yan yasmin yuki yusuf zoe"""
+)
+_PLACES = _words(
+    """amsterdam athens bangalore barcelona beijing berlin boston brussels budapest buenos
+    cairo chicago copenhagen delhi dublin edinburgh geneva hamburg helsinki istanbul jakarta
+    johannesburg kyoto lagos lisbon london madrid manila melbourne mexico milan montreal
+    moscow mumbai munich nairobi oslo paris prague rome rotterdam seoul shanghai singapore
+    stockholm sydney taipei tokyo toronto vancouver vienna warsaw zurich africa america asia
+    europe australia canada china france germany india italy japan kenya netherlands nigeria
+    norway portugal spain sweden switzerland brazil"""
+)
+_MONTHS = _words(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday"""
+)
+#: Acronyms too generic to be a page of their own.
+_GENERIC_ACRONYMS = _words(
+    """SQL CSV API HTTP HTTPS JSON XML HTML URL PDF CPU GPU RAM USB OK TV FAQ ID UI CLI README
+    XOR AM PM UTC GMT CEO CTO PR Q A I AI OS IT US UK EU UN"""
+)
+#: Single words too general to be a concept page.
+_GENERIC_NOUNS = _words(
+    """company university release version database project data file system user code world
+    community team support result number point value question answer paper talk news
+    software record document page section example problem issue change feature level group
+    information process service product country city government business market"""
+)
+_CONNECTORS = _words("""of for de van von der la du da di""")
+
+_ABBREV_END_RE = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|\b[A-Z]\.)$"
+)
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_LIST_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
+_TOKEN_RE = re.compile(
+    r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Inc|Ltd|Corp|Co|St)\.(?=\s)"
+    r"|[A-Z]\.(?=\s+[A-Z])"
+    r"|[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*"
+    r"|v?\d+(?:\.\d+)*"
+    r"|&"
+)
+_VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+$|^v\d+$")
+_YEAR_RE = re.compile(r"^(?:19|20)\d\d$")
+_DEFINITION_RE = re.compile(
+    r"^[\"'”’)]*\s*(?:,\s*(?:an?|the)\s|\s+(?:is|was|are|were|remains|has been)\s+(?:an?|the)\s)"
+)
+
+
+@dataclass
+class _Sentence:
+    text: str
+    position: int
+    heading: bool = False
+    tokens: list[tuple[str, int, int]] = field(default_factory=list)  # (token, start, end)
+
+
+@dataclass
+class _Mention:
+    surface: str  # as written, honorific included
+    core: str  # honorific, "The", possessive, suffix and version removed
+    sentence: int
+    end: int  # character offset of the span's end in its sentence
+    initial: bool  # starts the sentence
+    version: str | None = None
+    honorific: bool = False
+    context: tuple[str, ...] = ()  # lowercase words around it
+
+
+def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extraction:
+    """Extract summary, entities, concepts and relations from ``doc``, deterministically.
+
+    Args:
+        doc: the read source.
+        max_pages: cap on entity + concept pages; by default it grows with the length.
+    """
+    sentences = split_sentences(doc.text)
+    body = [s for s in sentences if not s.heading]
+    if not body:
+        return Extraction(title=doc.title, summary=[], warnings=["no sentences to extract from"])
+    cap = max_pages if max_pages is not None else page_cap(len(doc.text))
+    lower_counts = _lowercase_counts(sentences)
+    ranked = _rank_sentences(body)
+    n_summary = min(6, max(3, round(2 + math.log2(1 + len(body) / 8))))
+    summary = _pick_diverse(ranked, n_summary)
+    picked = {s.position for s in summary}
+    key_points = sorted(
+        (s for s in _pick_diverse([s for s in ranked if s.position not in picked], 5)),
+        key=lambda s: s.position,
+    )
+    score_of = {s.position: i for i, s in enumerate(ranked)}
+    where: dict[str, set[int]] = {}
+    reserved = min(max(2, cap // 4), cap // 2)  # room kept for concepts
+    entities = _entities(sentences, lower_counts, score_of, cap - reserved, where)
+    concepts = _concepts(sentences, lower_counts, entities, score_of, cap - len(entities), where)
+    pages = entities + concepts
+    relations = _relations(pages, where, limit=2 * len(pages))
+    return Extraction(
+        title=doc.title,
+        summary=[s.text for s in summary],
+        key_points=[s.text for s in key_points],
+        pages=pages,
+        relations=relations,
+        extractor="offline",
+    )
+
+
+def page_cap(chars: int) -> int:
+    """Entity + concept pages for a source of ``chars`` characters: ~11 short, 30 at most."""
+    return max(5, min(30, round(8 + 3 * math.log2(1 + chars / 1500))))
+
+
+# --- sentences -------------------------------------------------------------------------
+
+
+def split_sentences(text: str) -> list[_Sentence]:
+    """Sentences in source order; headings and list items are units of their own."""
+    out: list[_Sentence] = []
+    for unit, heading in _units(text):
+        pieces = [unit] if heading else _split_unit(unit)
+        for piece in pieces:
+            piece = piece.strip()
+            if piece:
+                sentence = _Sentence(piece, len(out), heading)
+                sentence.tokens = _tokens(piece)
+                out.append(sentence)
+    return out
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Word tokens with offsets, leaving out inline code (commands are not names)."""
+    code = [m.span() for m in re.finditer(r"`[^`\n]*`", text)]
+    return [
+        (m.group(0), m.start(), m.end())
+        for m in _TOKEN_RE.finditer(text)
+        if not any(a <= m.start() < b for a, b in code)
+    ]
+
+
+def _units(text: str) -> Iterable[tuple[str, bool]]:
+    """Paragraphs with wrapped lines joined; a heading, list item or title line stands alone."""
+    for para in re.split(r"\n\s*\n", text):
+        current: list[str] = []
+        lines = [ln.strip() for ln in para.splitlines() if ln.strip()]
+        for i, line in enumerate(lines):
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if _HEADING_RE.match(line):
+                if current:
+                    yield " ".join(current), False
+                    current = []
+                yield _HEADING_RE.sub("", line).strip("# "), True
+                continue
+            if _LIST_RE.match(line) and current:
+                yield " ".join(current), False
+                current = []
+            current.append(_LIST_RE.sub("", line) if _LIST_RE.match(line) else line)
+            # A short line that ends no sentence, followed by a capital, is a title line
+            # (a PDF's heading, a text file's first line), not a wrapped sentence.
+            if (
+                len(line) <= 80
+                and not re.search(r"[.!?:;,]$", line)
+                and nxt[:1].isupper()
+                and len(current) == 1
+            ):
+                yield current[0], True
+                current = []
+        if current:
+            # a one-line paragraph that ends no sentence is a title ("An interview with ...")
+            lone = len(lines) == 1 and len(lines[0]) <= 100 and not re.search(r"[.!?]$", lines[0])
+            yield " ".join(current), lone
+
+
+def _split_unit(unit: str) -> list[str]:
+    parts: list[str] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(unit):
+        candidate = unit[start : match.start()]
+        if _ABBREV_END_RE.search(candidate):
+            continue  # "Dr. Raman", "P. Raman": not a sentence end
+        parts.append(candidate)
+        start = match.end()
+    parts.append(unit[start:])
+    return parts
+
+
+def _lowercase_counts(sentences: list[_Sentence]) -> Counter[str]:
+    """How often each word appears in lower case: a capitalised word that also appears
+    lower case is a common word, not a name."""
+    counts: Counter[str] = Counter()
+    for s in sentences:
+        for tok, _a, _b in s.tokens:
+            if tok[:1].islower():
+                counts[tok] += 1
+    return counts
+
+
+# --- summary ---------------------------------------------------------------------------
+
+
+def _terms(sentence: _Sentence) -> list[str]:
+    return [
+        _fold(t.lower())
+        for t, _a, _b in sentence.tokens
+        if len(t) > 2 and t.lower() not in _STOPWORDS and not t[:1].isdigit()
+    ]
+
+
+def _rank_sentences(body: list[_Sentence]) -> list[_Sentence]:
+    """Sentences by centrality (tf-idf cosine with the centroid) times a position prior."""
+    term_lists = [_terms(s) for s in body]
+    df: Counter[str] = Counter()
+    for terms in term_lists:
+        df.update(set(terms))
+    n = len(body)
+    idf = {t: math.log(1 + n / c) for t, c in df.items()}
+    vectors = []
+    centroid: Counter[str] = Counter()
+    for terms in term_lists:
+        vec = {t: c * idf[t] for t, c in Counter(terms).items()}
+        vectors.append(vec)
+        centroid.update(vec)
+    c_norm = math.sqrt(sum(v * v for v in centroid.values())) or 1.0
+    scored = []
+    for s, vec in zip(body, vectors, strict=True):
+        words = len(s.tokens)
+        if words < 6 or words > 70 or s.text.endswith("?") or re.match(r"^[QA]:", s.text):
+            quality = 0.2
+        else:
+            quality = 1.0
+        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
+        cosine = sum(w * centroid[t] for t, w in vec.items()) / (norm * c_norm)
+        prior = 1.0 + 0.5 / (1 + s.position / 3)
+        scored.append((cosine * prior * quality, -s.position, s))
+    scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    return [s for _score, _pos, s in scored]
+
+
+def _pick_diverse(ranked: list[_Sentence], k: int) -> list[_Sentence]:
+    """The first ``k`` of ``ranked`` that do not repeat one already picked (Jaccard > 0.5)."""
+    picked: list[_Sentence] = []
+    seen: list[set[str]] = []
+    for s in ranked:
+        if len(picked) >= k:
+            break
+        terms = set(_terms(s))
+        if len(s.tokens) < 5 or any(_jaccard(terms, other) > 0.5 for other in seen):
+            continue
+        picked.append(s)
+        seen.append(terms)
+    return picked
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def _fold(word: str) -> str:
+    """A crude singular: policies → policy, segments → segment (not class, bus, analysis)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
+        return word[:-1]
+    return word
+
+
+# --- entities --------------------------------------------------------------------------
+
+
+def _is_name_token(tok: str) -> bool:
+    """Capitalised, or capitals inside ("iPhone"): a word that may be part of a name."""
+    return tok[:1].isupper() or (tok[:1].isalpha() and any(c.isupper() for c in tok[1:]))
+
+
+def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
+    """Runs of capitalised tokens (with "of"/"for" inside, honorifics and initials) in one
+    sentence, as mentions with their version and context."""
+    toks = sentence.tokens
+    text = sentence.text
+    mentions: list[_Mention] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i][0]
+        if not _is_name_token(tok) or tok == "&":
+            i += 1
+            continue
+        j = i + 1
+        while j < len(toks):
+            gap = text[toks[j - 1][2] : toks[j][1]]
+            nxt = toks[j][0]
+            if gap.strip():  # punctuation breaks a name
+                break
+            if _is_name_token(nxt) or nxt == "&":
+                j += 1
+            elif (
+                nxt in _CONNECTORS
+                and j + 1 < len(toks)
+                and _is_name_token(toks[j + 1][0])
+                and not text[toks[j][2] : toks[j + 1][1]].strip()
+            ):
+                j += 2
+            else:
+                break
+        words = [t for t, _a, _b in toks[i:j]]
+        while words and words[-1] in ("&", *_CONNECTORS):
+            words.pop()
+            j -= 1
+        mention = _mention(words, sentence, i, j, lower_counts)
+        if mention:
+            mentions.append(mention)
+        i = j
+    return mentions
+
+
+def _mention(
+    words: list[str], sentence: _Sentence, i: int, j: int, lower_counts: Counter[str]
+) -> _Mention | None:
+    toks = sentence.tokens
+    # The first word of a sentence, or after a colon or an opening quote, is capitalised
+    # by position, so it proves nothing.
+    initial = i == 0
+    by_position = initial or sentence.text[: toks[i][1]].rstrip().endswith((":", '"', "“"))
+    honorific = words[0].lower() in _HONORIFICS
+    first = i + 1 if honorific else i
+    # Common words in front of a name ("The", "Since", "Why", "Queries") are not part of it.
+    while first < j and (
+        toks[first][0].lower() in _STOPWORDS
+        or (by_position and lower_counts[toks[first][0].lower()])
+    ):
+        first += 1
+        initial = by_position = honorific = False
+    core = [re.sub(r"['’]s$", "", w) for w in words[first - i :]]
+    surface = sentence.text[toks[i if honorific else first][1] : toks[j - 1][2]] if core else ""
+    surface = re.sub(r"['’]s$", "", surface)
+    while core and core[-1].lower() in _ORG_SUFFIXES:
+        core = core[:-1]
+    if not core:
+        return None
+    if len(core) == 1:
+        word = core[0]
+        if word.lower() in _MONTHS or word in _GENERIC_ACRONYMS or len(word) < 2:
+            return None
+        if lower_counts[word.lower()] and not word.isupper():
+            return None
+        if by_position and not initial and not word.isupper():
+            initial = True  # "Raman: ..." in an interview: capitalised by position
+    version = None
+    if (j < len(toks) and _VERSION_RE.match(toks[j][0])) or (
+        j < len(toks) and _YEAR_RE.match(toks[j][0])
+    ):
+        version = toks[j][0]
+    after = [t.lower() for t, _a, _b in toks[j : j + 5] if not _is_name_token(t)][:4]
+    before = [t.lower() for t, _a, _b in toks[max(0, i - 2) : i]]
+    return _Mention(
+        surface=surface.strip(),
+        core=" ".join(core),
+        sentence=sentence.position,
+        end=toks[j - 1][2],
+        initial=initial,
+        version=version,
+        honorific=honorific,
+        context=(*before, "|", *after),
+    )
+
+
+@dataclass
+class _Group:
+    core: str
+    mentions: list[_Mention] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        return self.core.split()
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, key: str) -> str:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+
+def _key(core: str) -> str:
+    return re.sub(r"[\s\-]+", " ", core.lower()).strip()
+
+
+def _entities(
+    sentences: list[_Sentence],
+    lower_counts: Counter[str],
+    score_of: dict[int, int],
+    limit: int,
+    where: dict[str, set[int]],
+) -> list[PlannedPage]:
+    """Named things, variants grouped, best ``limit`` by mentions; their sentences in ``where``."""
+    groups: dict[str, _Group] = {}
+    for s in sentences:
+        if s.heading:
+            continue
+        for m in _spans(s, lower_counts):
+            groups.setdefault(_key(m.core), _Group(m.core)).mentions.append(m)
+    # A lone sentence-initial word seen nowhere else is most likely not a name.
+    for key in [k for k, g in groups.items() if len(g.words) == 1]:
+        g = groups[key]
+        if (
+            all(m.initial for m in g.mentions)
+            and not g.core.isupper()
+            and not _fits_a_full_name(g, groups)
+        ):
+            del groups[key]
+    uf = _UnionFind()
+    for key in groups:
+        uf.find(key)
+    _merge_variants(groups, uf, sentences)
+    merged: dict[str, list[_Group]] = defaultdict(list)
+    for key, g in groups.items():
+        merged[uf.find(key)].append(g)
+    pages = []
+    for members in merged.values():
+        page = _entity_page(members, sentences, score_of)
+        if page is not None:
+            pages.append(page)
+            where[page.name] = {m.sentence for g in members for m in g.mentions}
+    pages.sort(key=_entity_rank, reverse=True)
+    return pages[: max(0, limit)]
+
+
+def _fits_a_full_name(group: _Group, groups: dict[str, _Group]) -> bool:
+    word = group.core
+    return any(len(g.words) > 1 and g.words[-1] == word for g in groups.values()) or any(
+        g.core != word and g.core.startswith(word) and g.core[len(word) :].isupper()
+        for g in groups.values()
+    )
+
+
+def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[_Sentence]) -> None:
+    """Group names that are the same thing within this source, only when unambiguous."""
+    multi = {k: g for k, g in groups.items() if len(g.words) > 1}
+    for key, g in groups.items():
+        words = g.words
+        if len(words) == 1:
+            word = words[0]
+            # a surname alone → the one personal name ending in it
+            fits = [k for k, m in multi.items() if _personal_name(m) and m.words[-1] == word]
+            if len(fits) == 1:
+                uf.union(fits[0], key)
+                continue
+            # an acronym → the one name whose initials it spells
+            if word.isupper() and len(word) >= 2:
+                spelled = [k for k, m in multi.items() if _initials(m.words) == word]
+                if len(spelled) == 1:
+                    uf.union(spelled[0], key)
+                    continue
+            # "KestrelDB" and "Kestrel"
+            stems = [
+                k
+                for k, m in groups.items()
+                if len(m.words) == 1
+                and m.core != word
+                and word.startswith(m.core)
+                and word[len(m.core) :].isupper()
+                and 2 <= len(word) - len(m.core) <= 3
+            ]
+            if len(stems) == 1:
+                uf.union(key, stems[0])
+        elif len(words) == 2 and re.fullmatch(r"[A-Z]\.", words[0]):
+            # "P. Raman" → the one full name with that initial and surname
+            fits = [
+                k
+                for k, m in multi.items()
+                if k != key
+                and m.words[-1] == words[1]
+                and m.words[0][0] == words[0][0]
+                and not m.words[0].endswith(".")
+            ]
+            if len(fits) == 1:
+                uf.union(fits[0], key)
+    _merge_stated_aliases(groups, uf, sentences)
+
+
+def _merge_stated_aliases(
+    groups: dict[str, _Group], uf: _UnionFind, sentences: list[_Sentence]
+) -> None:
+    """ "Open Telemetry Data Foundation (OTDF)" and "KesQL, the Kestrel Query Language"."""
+    by_sentence: dict[int, list[_Mention]] = defaultdict(list)
+    for g in groups.values():
+        for m in g.mentions:
+            by_sentence[m.sentence].append(m)
+    for pos, mentions in by_sentence.items():
+        text = sentences[pos].text
+        mentions.sort(key=lambda m: m.end)
+        for a, b in itertools.pairwise(mentions):
+            start_b = text.find(b.surface, a.end)
+            if start_b < 0:
+                continue
+            gap = text[a.end : start_b]
+            paren = gap.strip() == "(" and text[start_b + len(b.surface) :].startswith(")")
+            appositive = re.fullmatch(r",\s+the\s+", gap) is not None and re.match(
+                r"\s*[,.;]", text[start_b + len(b.surface) :]
+            )
+            if paren or appositive:
+                uf.union(_key(a.core), _key(b.core))
+
+
+def _personal_name(group: _Group) -> bool:
+    words = group.words
+    return (
+        2 <= len(words) <= 3
+        and all(w[:1].isupper() and not w.isupper() for w in words)
+        and words[-1].lower() not in _ORG_WORDS | _TOOL_WORDS | _PROJECT_WORDS | _EVENT_WORDS
+        and not any(w.lower() in _CONNECTORS for w in words)
+    )
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(w[0] for w in words if w[:1].isupper())
+
+
+def _entity_page(
+    members: list[_Group], sentences: list[_Sentence], score_of: dict[int, int]
+) -> PlannedPage | None:
+    mentions = [m for g in members for m in g.mentions]
+    surfaces: Counter[str] = Counter()
+    for m in mentions:
+        surfaces[m.core] += 1
+    name = _canonical(members, surfaces)
+    etype = _entity_type(name, members, mentions, sentences)
+    multiword = len(name.split()) > 1 or (name.isupper() and len(members) > 1)
+    if len(mentions) < 2 and not multiword and etype == "thing":
+        return None
+    aliases = sorted(
+        {m.surface for m in mentions if m.surface != name}
+        | {f"{m.core} {m.version}" for m in mentions if m.version and etype != "person"}
+        | {g.core for g in members if g.core != name}
+    )
+    positions = sorted({m.sentence for m in mentions})
+    return PlannedPage(
+        name=name,
+        kind="entity",
+        type=etype,
+        aliases=[a for a in aliases if a and a != name],
+        description=_description(name, members, sentences, positions),
+        facts=_evidence(positions, sentences, score_of),
+        mentions=len(mentions),
+    )
+
+
+def _canonical(members: list[_Group], surfaces: Counter[str]) -> str:
+    """The long form of an acronym, a full personal name, else the most used form."""
+    full = [g for g in members if len(g.words) > 1 and not re.fullmatch(r"[A-Z]\.", g.words[0])]
+    if full:
+        return max(full, key=lambda g: (surfaces[g.core], len(g.core))).core
+    # "KestrelDB" over "Kestrel": the project's own spelling is the more specific one
+    cores = {g.core for g in members}
+    suffixed = [c for c in cores if any(c != o and c.startswith(o) for o in cores)]
+    if suffixed:
+        return max(suffixed, key=lambda c: (surfaces[c], len(c)))
+    return max(members, key=lambda g: (surfaces[g.core], len(g.core))).core
+
+
+def _entity_type(
+    name: str, members: list[_Group], mentions: list[_Mention], sentences: list[_Sentence]
+) -> str:
+    votes: Counter[str] = Counter()
+    words = [w.lower() for w in name.split()]
+    last = words[-1]
+    if last in _ORG_WORDS or any(w in ("university", "institute", "foundation") for w in words):
+        votes["organization"] += 6
+    if any(g.core.split()[-1].lower() in _ORG_SUFFIXES for g in members) or any(
+        m.surface.split()[-1].lower() in _ORG_SUFFIXES for m in mentions
+    ):
+        votes["organization"] += 4
+    if last in _EVENT_WORDS or re.search(r"(Conf|Con|Summit|Fest)$", name):
+        votes["event"] += 4
+    if last in _PROJECT_WORDS:
+        votes["project"] += 4
+    if last in _PRODUCT_WORDS:
+        votes["product"] += 2
+    if re.search(r"[a-z][A-Z]", name):  # CamelCase: KestrelDB, KesQL
+        votes["tool"] += 2
+    if name.lower() in _PLACES:
+        votes["place"] += 4
+    if len(words) >= 2 and words[0] in _FIRST_NAMES and _personal_name(_Group(name)):
+        votes["person"] += 4
+    # Context is read from the first mentions only, so that in a long source hundreds of
+    # noisy contexts cannot outvote what the name itself says.
+    for m in mentions[:8]:
+        if m.honorific or re.fullmatch(r"[A-Z]\. \w+", m.surface):
+            votes["person"] += 3
+        if m.version and _VERSION_RE.match(m.version):
+            votes["tool"] += 2
+        if m.version and _YEAR_RE.match(m.version) and votes["event"]:
+            votes["event"] += 1
+        before, _bar, after = _split_context(m.context)
+        if before and before[-1] in _PLACE_PREPOSITIONS and name.lower() in _PLACES:
+            votes["place"] += 2
+        if before[-2:] in (["written", "in"], ["implemented", "in"]):
+            votes["tool"] += 3
+        for k, word in enumerate(after[:3]):
+            _vote_word(votes, word, weight=2 if k < 2 else 1)
+    for pos in sorted({m.sentence for m in mentions})[:8]:
+        match = _definition_tail(sentences[pos].text, [g.core for g in members])
+        if match:
+            for k, word in enumerate(re.findall(r"[a-z][a-z-]+", match)[:8]):
+                _vote_word(votes, word, weight=2 if k < 4 else 1)
+    if not votes:
+        return "thing"
+    best, count = votes.most_common(1)[0]
+    return best if count >= 2 else "thing"
+
+
+def _split_context(context: tuple[str, ...]) -> tuple[list[str], str, list[str]]:
+    bar = context.index("|")
+    return list(context[:bar]), "|", list(context[bar + 1 :])
+
+
+def _vote_word(votes: Counter[str], word: str, weight: int = 1) -> None:
+    word = _fold(word)
+    if word in _PERSON_WORDS:
+        votes["person"] += weight
+    if word in _ORG_CONTEXT:
+        votes["organization"] += 2 * weight
+    if word in _TOOL_WORDS:
+        votes["tool"] += weight
+    if word in _PRODUCT_WORDS:
+        votes["product"] += weight
+    if word in _EVENT_WORDS:
+        votes["event"] += 2 * weight
+    if word in _PROJECT_WORDS:
+        votes["project"] += weight
+
+
+def _definition_tail(text: str, names: list[str]) -> str | None:
+    """What follows "X is a" / "X, the" for any of the names, or None."""
+    for name in names:
+        for match in re.finditer(re.escape(name), text):
+            tail = text[match.end() :]
+            if _DEFINITION_RE.match(tail):
+                return tail[:160]
+    return None
+
+
+def _description(
+    name: str, members: list[_Group], sentences: list[_Sentence], positions: list[int]
+) -> str:
+    """The first sentence that defines the entity ("X is a ..."), else the first mention."""
+    names = sorted({name, *(g.core for g in members)}, key=len, reverse=True)
+    for pos in positions:
+        if _definition_tail(sentences[pos].text, names):
+            return sentences[pos].text[:MAX_DESCRIPTION]
+    statements = [p for p in positions if not sentences[p].text.endswith("?")] or positions
+    return sentences[statements[0]].text[:MAX_DESCRIPTION] if statements else ""
+
+
+def _evidence(
+    positions: list[int], sentences: list[_Sentence], score_of: dict[int, int]
+) -> list[Evidence]:
+    """The first mentions and the most central others, capped, in source order."""
+    body = [p for p in positions if not sentences[p].heading]
+    chosen = set(body[:2])
+    for p in sorted(body, key=lambda p: score_of.get(p, len(score_of))):
+        if len(chosen) >= MAX_EVIDENCE:
+            break
+        chosen.add(p)
+    return [Evidence(sentences[p].text, p) for p in sorted(chosen)]
+
+
+def _entity_rank(page: PlannedPage) -> tuple[float, str]:
+    weight = page.mentions * (1.5 if len(page.name.split()) > 1 else 1.0)
+    if page.type != "thing":
+        weight *= 1.3
+    return weight, page.name
+
+
+# --- concepts --------------------------------------------------------------------------
+
+
+def _concepts(
+    sentences: list[_Sentence],
+    lower_counts: Counter[str],
+    entities: list[PlannedPage],
+    score_of: dict[int, int],
+    limit: int,
+    where: dict[str, set[int]],
+) -> list[PlannedPage]:
+    """Repeated lowercase noun phrases, RAKE-style, as concept pages (sentences in ``where``)."""
+    if limit <= 0:
+        return []
+    entity_words = {w.lower() for p in entities for n in (p.name, *p.aliases) for w in n.split()}
+    counts: Counter[str] = Counter()
+    forms: dict[str, Counter[str]] = defaultdict(Counter)
+    found_in: dict[str, set[int]] = defaultdict(set)
+    for s in sentences:
+        if s.heading:
+            continue
+        for run in _content_runs(s, lower_counts):
+            for n in (1, 2, 3):
+                for k in range(len(run) - n + 1):
+                    gram = run[k : k + n]
+                    key = " ".join([*gram[:-1], _fold(gram[-1])])
+                    counts[key] += 1
+                    forms[key][" ".join(gram)] += 1
+                    found_in[key].add(s.position)
+    candidates = []
+    for key, count in counts.items():
+        words = key.split()
+        if words[-1].endswith(("ly", "ed")) or words[-1] in _STOPWORDS:
+            continue
+        if set(words) <= entity_words:
+            continue
+        if len(words) == 1:
+            if key in _GENERIC_NOUNS:
+                continue
+            nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
+            if not ((count >= 2 and nounish and len(key) > 6) or (count >= 4 and len(key) > 5)):
+                continue
+        elif count < 2:
+            continue
+        # a phrase beats a single word seen as often: "storage engine" over "storage"
+        score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
+        candidates.append((score, key))
+    candidates.sort(key=lambda c: (-c[0], c[1]))
+    kept: list[str] = []
+    for _score, key in candidates:
+        if len(kept) >= limit:
+            break
+        # "merge tree" under "log-structured merge tree", or the other way round
+        if any(_overlaps(key, other) for other in kept):
+            continue
+        kept.append(key)
+    pages = []
+    for key in kept:
+        name = _concept_name(key, forms[key])
+        positions = sorted(found_in[key])
+        where.setdefault(name, set(positions))
+        pages.append(
+            PlannedPage(
+                name=name,
+                kind="concept",
+                type="concept",
+                aliases=sorted(f for f in forms[key] if f != name),
+                description=_concept_description(name, positions, sentences),
+                facts=_evidence(positions, sentences, score_of),
+                mentions=counts[key],
+            )
+        )
+    return pages
+
+
+def _content_runs(sentence: _Sentence, lower_counts: Counter[str]) -> list[list[str]]:
+    """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation."""
+    runs: list[list[str]] = []
+    current: list[str] = []
+    text = sentence.text
+    prev_end = None
+    for idx, (tok, start, end) in enumerate(sentence.tokens):
+        word = tok.lower()
+        gap = text[prev_end:start] if prev_end is not None else ""
+        prev_end = end
+        sentence_start_common = idx == 0 and tok[:1].isupper() and lower_counts[word] > 0
+        usable = (
+            (tok[:1].islower() or sentence_start_common)
+            and word not in _STOPWORDS
+            and len(word) > 2
+            and not word[:1].isdigit()
+        )
+        if gap.strip() or not usable:
+            if current:
+                runs.append(current)
+            current = []
+        if usable:
+            current.append(word)
+    if current:
+        runs.append(current)
+    return runs
+
+
+def _overlaps(a: str, b: str) -> bool:
+    return f" {a} " in f" {b} " or f" {b} " in f" {a} "
+
+
+def _concept_name(key: str, forms: Counter[str]) -> str:
+    """The singular when the source uses it at all, else its most used form."""
+    return key if key in forms else max(forms, key=lambda f: (forms[f], -len(f), f))
+
+
+def _concept_description(name: str, positions: list[int], sentences: list[_Sentence]) -> str:
+    pattern = re.compile(rf"\b{re.escape(name)}\w*\s+(?:is|are|was|were|means)\s", re.IGNORECASE)
+    for pos in positions:
+        if pattern.search(sentences[pos].text):
+            return sentences[pos].text[:MAX_DESCRIPTION]
+    return sentences[positions[0]].text[:MAX_DESCRIPTION] if positions else ""
+
+
+# --- relations -------------------------------------------------------------------------
+
+
+def _relations(
+    pages: list[PlannedPage], where: dict[str, set[int]], *, limit: int
+) -> list[tuple[str, str, str]]:
+    """Pairs of pages named in the same sentence, most often first; fills ``related``."""
+    at: dict[int, list[str]] = defaultdict(list)
+    for page in pages:
+        for pos in where.get(page.name, ()):
+            at[pos].append(page.name)
+    pairs: Counter[tuple[str, str]] = Counter()
+    order = {p.name: i for i, p in enumerate(pages)}
+    for names in at.values():
+        unique = sorted(set(names), key=order.__getitem__)
+        for x in range(len(unique)):
+            for y in range(x + 1, len(unique)):
+                pairs[(unique[x], unique[y])] += 1
+    top = sorted(pairs.items(), key=lambda kv: (-kv[1], order[kv[0][0]], order[kv[0][1]]))
+    related: dict[str, list[str]] = defaultdict(list)
+    for (a, b), _count in top:
+        if len(related[a]) < 5:
+            related[a].append(b)
+        if len(related[b]) < 5:
+            related[b].append(a)
+    for page in pages:
+        page.related = related.get(page.name, [])
+    return [(a, "co-occurs with", b) for (a, b), _count in top[:limit]]
+
+
+__all__ = ["MAX_EVIDENCE", "extract_offline", "page_cap", "split_sentences"]

@@ -1,0 +1,185 @@
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from mnemex.ingest.extract import MAX_EVIDENCE, extract_offline, page_cap, split_sentences
+from mnemex.ingest.model import Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.readers import read_source, read_sources, read_text_source
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def _extract(name: str) -> Extraction:
+    return extract_offline(read_source(CORPUS / name))
+
+
+def _page(ex: Extraction, name: str) -> PlannedPage:
+    found = [p for p in ex.pages if p.name == name]
+    assert found, f"{name} not among {[p.name for p in ex.pages]}"
+    return found[0]
+
+
+def test_sentences_are_not_split_after_honorifics_or_initials() -> None:
+    text = "Dr. Priya Raman met P. Raman's student. Then M. Oyelaran spoke at 2.3 times speed."
+    assert [s.text for s in split_sentences(text)] == [
+        "Dr. Priya Raman met P. Raman's student.",
+        "Then M. Oyelaran spoke at 2.3 times speed.",
+    ]
+
+
+def test_wrapped_lines_are_joined_and_headings_stand_alone() -> None:
+    sentences = split_sentences("# Title\n\nA sentence that\nwraps over lines. Another one.\n")
+    assert [(s.text, s.heading) for s in sentences] == [
+        ("Title", True),
+        ("A sentence that wraps over lines.", False),
+        ("Another one.", False),
+    ]
+
+
+def test_summary_is_three_to_six_of_the_sources_own_sentences() -> None:
+    for doc in read_sources(CORPUS):
+        assert isinstance(doc, SourceDoc)
+        ex = extract_offline(doc)
+        assert 3 <= len(ex.summary) <= 6, doc.path
+        flat = " ".join(doc.text.split())
+        assert all(" ".join(s.split()) in flat for s in ex.summary)
+        assert len(set(ex.summary)) == len(ex.summary)
+
+
+def test_every_corpus_source_gives_five_to_fifteen_pages() -> None:
+    for doc in read_sources(CORPUS):
+        assert isinstance(doc, SourceDoc)
+        assert 5 <= len(extract_offline(doc).pages) <= 15, doc.path
+
+
+def test_name_variants_of_one_person_are_one_entity_and_her_benchmark_another() -> None:
+    ex = _extract("02-origins-at-northgate.html")
+    raman = _page(ex, "Priya Raman")
+    assert raman.type == "person"
+    assert {"P. Raman", "Raman"} <= set(raman.aliases)
+    ex = _extract("04-interview-priya-raman.txt")
+    raman = _page(ex, "Priya Raman")
+    assert "Dr. Priya Raman" in raman.aliases
+    bench = _page(ex, "Raman Benchmark")
+    assert bench.type == "project"
+    assert "Raman Benchmark" not in raman.aliases
+
+
+def test_a_founder_and_the_company_named_after_him_stay_apart() -> None:
+    ex = _extract("07-hollis-analytics.md")
+    person = _page(ex, "Tomas Hollis")
+    company = _page(ex, "Hollis Analytics")
+    assert person.type == "person" and "Hollis" in person.aliases
+    assert company.type == "organization" and "Hollis Analytics Inc." in company.aliases
+
+
+def test_an_acronym_joins_the_name_it_spells() -> None:
+    ex = _extract("06-otdf-governance.html")
+    otdf = _page(ex, "Open Telemetry Data Foundation")
+    assert otdf.type == "organization"
+    assert "OTDF" in otdf.aliases
+    assert not any(p.name == "OTDF" for p in ex.pages)
+    nit = _page(_extract("03-release-notes-1-0.md"), "Northgate Institute of Technology")
+    assert "NIT" in nit.aliases
+
+
+def test_a_tool_with_and_without_its_version_is_one_entity() -> None:
+    ex = _extract("08-raman-benchmark.txt")
+    kestrel = _page(ex, "KestrelDB")
+    assert kestrel.type == "tool"
+    assert {"Kestrel", "Kestrel 2.0", "Kestrel 1.4"} <= set(kestrel.aliases)
+    assert not any(p.name.startswith("Kestrel ") for p in ex.pages)
+
+
+def test_an_initialled_name_joins_the_full_name() -> None:
+    ex = _extract("11-security-audit-2022.pdf")
+    okafor = _page(ex, "Daniel Okafor")
+    assert okafor.type == "person" and "D. Okafor" in okafor.aliases
+
+
+def test_types_of_places_events_and_products() -> None:
+    ex = _extract("12-kestrelconf-lisbon.txt")
+    assert _page(ex, "KestrelConf").type == "event"
+    assert _page(ex, "Kestrel Cloud").type == "product"
+    assert _page(_extract("07-hollis-analytics.md"), "Kestrel Cloud").type == "product"
+
+
+def test_description_is_the_defining_sentence() -> None:
+    ex = _extract("07-hollis-analytics.md")
+    assert _page(ex, "Hollis Analytics").description.startswith(
+        "Hollis Analytics is a company in Rotterdam"
+    )
+
+
+def test_evidence_is_quoted_capped_and_in_source_order() -> None:
+    doc = read_source(CORPUS / "06-otdf-governance.html")
+    ex = extract_offline(doc)
+    flat = " ".join(doc.text.split())
+    for page in ex.pages:
+        assert 1 <= len(page.facts) <= MAX_EVIDENCE
+        assert [f.position for f in page.facts] == sorted(f.position for f in page.facts)
+        assert all(" ".join(f.text.split()) in flat for f in page.facts)
+
+
+def test_concepts_are_repeated_lowercase_phrases_folded_to_the_singular() -> None:
+    ex = _extract("09-kestrel-2-release.html")
+    concepts = [p for p in ex.pages if p.kind == "concept"]
+    assert concepts and all(p.type == "concept" for p in concepts)
+    query = _page(ex, "continuous query")
+    assert "continuous queries" in query.aliases
+    assert _page(_extract("05-tidewater-paper.pdf"), "write-ahead log").kind == "concept"
+
+
+def test_relations_are_counted_co_occurrences_of_kept_pages() -> None:
+    ex = _extract("07-hollis-analytics.md")
+    names = {p.name for p in ex.pages}
+    assert ex.relations
+    for a, rel, b in ex.relations:
+        assert rel == "co-occurs with" and a in names and b in names and a != b
+    assert "Hollis Analytics" in _page(ex, "Kestrel Cloud").related
+
+
+def test_extraction_is_deterministic() -> None:
+    doc = read_source(CORPUS / "12-kestrelconf-lisbon.txt")
+    assert extract_offline(doc) == extract_offline(doc)
+
+
+def test_sentence_initial_common_words_are_not_entities() -> None:
+    doc = read_text_source(
+        "Since then the team grew. However the plan held. Queries are fast and queries "
+        "are cheap. Marcus Oyelaran wrote the planner, and Oyelaran still maintains it.",
+        format="text",
+    )
+    names = {p.name for p in extract_offline(doc).pages}
+    assert "Marcus Oyelaran" in names
+    assert not names & {"Since", "However", "Queries", "Oyelaran"}
+
+
+def test_page_cap_grows_slowly_with_length() -> None:
+    assert page_cap(1500) == 11
+    assert page_cap(10_000) <= 17
+    assert page_cap(10_000_000) == 30
+    doc = read_source(CORPUS / "12-kestrelconf-lisbon.txt")
+    assert len(extract_offline(doc, max_pages=3).pages) <= 3
+
+
+def test_a_source_with_only_a_heading_extracts_nothing_but_says_so() -> None:
+    ex = extract_offline(read_text_source("# Just a title"))
+    assert ex.summary == [] and ex.pages == []
+    assert ex.warnings == ["no sentences to extract from"]
+
+
+@pytest.mark.parametrize("chars", [300_000])
+def test_a_hundred_pages_of_text_extract_in_a_few_seconds(chars: int) -> None:
+    base = " ".join(
+        read_source(CORPUS / n).text for n in ("01-kestrel-overview.md", "07-hollis-analytics.md")
+    )
+    text = (base + "\n\n") * (chars // len(base) + 1)
+    doc = read_text_source(text[:chars], format="text")
+    start = time.perf_counter()
+    ex = extract_offline(doc)
+    assert time.perf_counter() - start < 5
+    assert len(ex.pages) <= 30

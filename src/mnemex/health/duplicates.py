@@ -1,0 +1,168 @@
+"""Duplicate pages: name variants, one thing under two types, near-duplicates by meaning.
+
+Three sources, merged into one ranked, capped list of pairs, each explained:
+
+- **names**: entity and concept pages of one domain whose file names, titles or
+  aliases are equal once case, hyphens, plurals and honorifics are ignored;
+  an entity and a concept under one name are "one thing under two types".
+- **vectors**: each page's mean chunk vector (the index's, no model run),
+  compared by cosine similarity in blocks of a matrix product, the top few per
+  page above ``[health] duplicate_threshold``; never a Python loop over pairs.
+- **ingestion**: the grey-zone pairs ingestion recorded in ``health/``.
+
+Pages that only share a name are kept apart on purpose (vault format §4): two
+entities with different ``entity_type`` are never reported as duplicates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+import numpy as np
+
+from mnemex.health.ids import Issue
+from mnemex.health.names import name_key, why_same
+from mnemex.health.records import possible_duplicates
+from mnemex.health.scan import ScanContext, is_knowledge, register_checker
+from mnemex.health.view import NoteRow, note_vectors
+
+#: How many nearest pages per page the vector check considers.
+TOP_K = 3
+#: Rows per matrix product: 2,048 x 10,000 float32 is an 80 MB block.
+BLOCK = 2048
+#: A name shared by more pages than this is a common word, not a duplicate.
+MAX_GROUP = 6
+
+
+def _kept_apart(a: NoteRow, b: NoteRow) -> bool:
+    """Things that only share a name: different entity types, or different domains."""
+    if a.domain != b.domain:
+        return True
+    ta, tb = a.frontmatter.get("entity_type"), b.frontmatter.get("entity_type")
+    return bool(ta and tb and str(ta).lower() != str(tb).lower())
+
+
+def _pair_issue(a: NoteRow, b: NoteRow, detail: str, score: float, how: str) -> Issue:
+    files = sorted([a.path, b.path])
+    return Issue(
+        "duplicates",
+        files,
+        detail,
+        suggestion="merge them: fixing this issue keeps the page more linked to, moves every "
+        "link to it and keeps the other's names and content in it",
+        score=score,
+        data={"found_by": [how]},
+    )
+
+
+def _names(note: NoteRow) -> list[str]:
+    return [note.stem, note.title, *note.aliases]
+
+
+def name_pairs(ctx: ScanContext) -> list[Issue]:
+    """Pages whose names are equal under :func:`name_key`."""
+    groups: dict[str, dict[str, str]] = defaultdict(dict)  # key -> path -> the name
+    for note in ctx.view.notes.values():
+        if not is_knowledge(note):
+            continue
+        for name in _names(note):
+            key = name_key(name)
+            if key:
+                groups[key].setdefault(note.path, name)
+    notes = ctx.view.notes
+    found: dict[tuple[str, str], Issue] = {}
+    for members in groups.values():
+        if len(members) < 2 or len(members) > MAX_GROUP:
+            continue
+        for pa, pb in combinations(sorted(members), 2):
+            a, b = notes[pa], notes[pb]
+            if _kept_apart(a, b) or (pa, pb) in found:
+                continue
+            na, nb = members[pa], members[pb]
+            if a.folder != b.folder:
+                detail = (
+                    f"one thing under two types: {a.folder} {na!r} and {b.folder} {nb!r} "
+                    f"({why_same(na, nb)})"
+                )
+            elif na == nb:
+                detail = f"both are named {na!r}"
+            else:
+                detail = f"names {na!r} and {nb!r} {why_same(na, nb)}"
+            found[(pa, pb)] = _pair_issue(a, b, detail, 1.0, "names")
+    return list(found.values())
+
+
+def vector_pairs(ctx: ScanContext) -> list[Issue]:
+    """Near-duplicates by meaning: cosine similarity of mean page vectors, blockwise top-k."""
+    if not ctx.semantic or not ctx.embedder:
+        return []
+    pages = {n.id: n for n in ctx.view.notes.values() if is_knowledge(n)}
+    if len(pages) < 2:
+        return []
+    ids, matrix = note_vectors(ctx.backend, ctx.embedder, set(pages))
+    if len(ids) < 2:
+        return []
+    threshold = ctx.settings.duplicate_threshold
+    k = min(TOP_K + 1, len(ids))
+    pairs: dict[tuple[int, int], float] = {}
+    for start in range(0, len(ids), BLOCK):
+        sims = matrix[start : start + BLOCK] @ matrix.T
+        rows = np.arange(sims.shape[0])
+        sims[rows, rows + start] = -1.0  # a page is not its own duplicate
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        best = sims[rows[:, None], top]
+        hit_rows, hit_cols = np.nonzero(best >= threshold)
+        for r, c in zip(hit_rows.tolist(), hit_cols.tolist(), strict=True):
+            i, j = start + r, int(top[r, c])
+            key = (min(i, j), max(i, j))
+            pairs[key] = max(pairs.get(key, 0.0), float(best[r, c]))
+    issues = []
+    for (i, j), score in sorted(pairs.items(), key=lambda kv: -kv[1]):
+        a, b = pages[int(ids[i])], pages[int(ids[j])]
+        if _kept_apart(a, b):
+            continue
+        detail = f"{a.title!r} and {b.title!r} say nearly the same (similarity {score:.2f})"
+        issues.append(_pair_issue(a, b, detail, score, "vectors"))
+    return issues
+
+
+def recorded_pairs(ctx: ScanContext) -> list[Issue]:
+    """The pairs ingestion recorded, while both pages still exist."""
+    notes = ctx.view.notes
+    issues = []
+    for item in possible_duplicates(ctx.vault):
+        a, b = notes.get(item["a"]), notes.get(item["b"])
+        if a is None or b is None or a.path == b.path:
+            continue
+        try:
+            score = float(item.get("score") or 0.0)
+        except (TypeError, ValueError):
+            score = 0.0
+        reason = str(item.get("reason") or "similar names or content")[:200]
+        source = item.get("source")
+        detail = f"ingestion found them alike: {reason}" + (
+            f" (while ingesting {source})" if isinstance(source, str) else ""
+        )
+        issues.append(_pair_issue(a, b, detail, score, "ingestion"))
+    return issues
+
+
+@register_checker("duplicates", "pairs")
+def duplicates(ctx: ScanContext) -> list[Issue]:
+    """Every pair the three sources found, merged per pair, ranked, capped."""
+    merged: dict[str, Issue] = {}
+    for issue in [*name_pairs(ctx), *recorded_pairs(ctx), *vector_pairs(ctx)]:
+        seen = merged.get(issue.id)
+        if seen is None:
+            merged[issue.id] = issue
+            continue
+        seen.data["found_by"] = sorted(set(seen.data["found_by"]) | set(issue.data["found_by"]))
+        if issue.detail not in seen.detail:
+            seen.detail += f"; {issue.detail}"
+        seen.score = max(seen.score or 0.0, issue.score or 0.0)
+    ranked = sorted(merged.values(), key=lambda i: (-(i.score or 0.0), i.files))
+    return ranked[: ctx.settings.max_duplicates]
+
+
+__all__ = ["duplicates", "name_pairs", "recorded_pairs", "vector_pairs"]

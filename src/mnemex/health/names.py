@@ -1,0 +1,67 @@
+"""Names compared the tolerant way: case, hyphens, plurals and honorifics ignored.
+
+Used twice: a broken link's suggested target (``[[Ada-Lovelaces]]`` ->
+``ada-lovelace.md``) and duplicate pages that differ only in such details.
+Each step is kept separate so a report can say *why* two names matched.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+
+#: Titles in front of a name that do not change whom it names.
+HONORIFICS = frozenset(
+    {"dr", "mr", "mrs", "ms", "mx", "miss", "prof", "professor", "sir", "dame", "st", "saint"}
+)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case ASCII words: ``"Café-Notes_v2"`` -> ``["cafe", "notes", "v2"]``."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return _WORD_RE.findall(folded)
+
+
+def singular(word: str) -> str:
+    """A plain English singular; short words and ``-ss``/``-us``/``-is`` are kept."""
+    if len(word) <= 3 or word.isdigit():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def basic_key(text: str) -> str:
+    """Case, accents, hyphens, underscores and spaces ignored."""
+    return " ".join(words(text))
+
+
+def plural_key(text: str) -> str:
+    """:func:`basic_key`, plus singular and plural the same."""
+    return " ".join(singular(w) for w in words(text))
+
+
+def name_key(text: str) -> str:
+    """:func:`plural_key`, plus a leading honorific dropped (``Dr. Ada`` is ``Ada``)."""
+    parts = [singular(w) for w in words(text)]
+    while len(parts) > 1 and parts[0] in HONORIFICS:
+        parts = parts[1:]
+    return " ".join(parts)
+
+
+def why_same(a: str, b: str) -> str:
+    """Which difference :func:`name_key` ignored to find ``a`` and ``b`` equal."""
+    if basic_key(a) == basic_key(b):
+        return "differ only in case, accents or hyphens"
+    if plural_key(a) == plural_key(b):
+        return "differ only as singular and plural"
+    return "differ only by an honorific (Dr, Mr, Prof, ...)"
+
+
+__all__ = ["HONORIFICS", "basic_key", "name_key", "plural_key", "singular", "why_same", "words"]

@@ -1,0 +1,183 @@
+"""Stale content: old pages, handoffs behind their project, foundations behind their source.
+
+Each is a ``stale`` checker of its own. Facts with validity dates (a later
+capability) add theirs with ``@register_checker("stale", "facts")`` returning
+issues keyed ``"fact"``; nothing here needs to change for it.
+
+A project's newest commit is the newest git commit touching its folders in the
+vault (``memories/``, ``foundations/``, ``state/`` other than its handoffs) and,
+when ``[health] repos`` names its code repository, that repository's HEAD.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from pathlib import Path
+
+from mnemex.errors import VaultError
+from mnemex.foundations import list_foundations
+from mnemex.health.ids import Issue
+from mnemex.health.scan import ScanContext, register_checker
+from mnemex.index.dates import parse_date
+from mnemex.state.projects import known_projects
+
+
+def _when(value: object) -> dt.datetime | None:
+    """A frontmatter date as an aware datetime (UTC when it names no zone)."""
+    if not isinstance(value, str):
+        return None
+    parsed = parse_date(value)
+    if parsed is None:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(parsed)
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
+
+
+@register_checker("stale", "pages")
+def stale_pages(ctx: ScanContext) -> list[Issue]:
+    """Wiki pages whose ``updated`` (else ``created``, else file time) is older than
+    ``[health] stale_days``."""
+    limit = ctx.now - dt.timedelta(days=ctx.settings.stale_days)
+    issues = []
+    for note in ctx.view.notes.values():
+        if note.kind != "knowledge" or note.folder == "sources":
+            continue
+        fm = note.frontmatter
+        when = _when(fm.get("updated")) or _when(fm.get("created"))
+        if when is None:
+            when = dt.datetime.fromtimestamp(note.mtime_ns / 1e9, dt.UTC)
+        if when < limit:
+            days = (ctx.now - when).days
+            issues.append(
+                Issue(
+                    "stale",
+                    [note.path],
+                    f"{note.title!r} was last updated {when.date().isoformat()} ({days} days ago; "
+                    f"stale after {ctx.settings.stale_days})",
+                    key="page",
+                    suggestion="re-ingest its sources or review it, then update it",
+                    data={"updated": when.isoformat(timespec="seconds")},
+                )
+            )
+    return issues
+
+
+def _git_time(cwd: Path, *paths: str) -> dt.datetime | None:
+    try:
+        done = subprocess.run(
+            ["git", "log", "-1", "--format=%cI", "--", *paths],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return _when(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def _project_head(ctx: ScanContext, project: str) -> tuple[dt.datetime, str] | None:
+    """The newest commit time on ``project`` and where it was seen."""
+    found: list[tuple[dt.datetime, str]] = []
+    if (ctx.vault.root / ".git").exists():
+        when = _git_time(
+            ctx.vault.root,
+            f"memories/{project}",
+            f"foundations/{project}",
+            f":(glob)state/{project}/*",
+            f":(exclude)state/{project}/handoffs",
+        )
+        if when is not None:
+            found.append((when, "the vault"))
+    repo = ctx.settings.repos.get(project)
+    if repo:
+        when = _git_time(Path(repo).expanduser())
+        if when is not None:
+            found.append((when, repo))
+    return max(found) if found else None
+
+
+@register_checker("stale", "handoffs")
+def stale_handoffs(ctx: ScanContext) -> list[Issue]:
+    """A machine's handoff older than the newest commit on its project."""
+    issues = []
+    for project in known_projects(ctx.vault):
+        folder = ctx.vault.root / "state" / project / "handoffs"
+        if not folder.is_dir():
+            continue
+        handoffs = []
+        for path in sorted(folder.glob("*/current.md")):
+            rel = path.relative_to(ctx.vault.root).as_posix()
+            note = ctx.view.notes.get(rel)
+            updated = _when(note.frontmatter.get("updated")) if note else None
+            if updated is not None:
+                handoffs.append((rel, updated))
+        if not handoffs:
+            continue
+        head = _project_head(ctx, project)
+        if head is None:
+            continue
+        newest, where = head
+        for rel, updated in handoffs:
+            if updated < newest:
+                issues.append(
+                    Issue(
+                        "stale",
+                        [rel],
+                        f"handoff of {project} saved {updated.isoformat(timespec='minutes')}, "
+                        "before the project's newest commit "
+                        f"({newest.isoformat(timespec='minutes')} in {where})",
+                        key="handoff",
+                        suggestion="save a new handoff from that machine (`mnemex handoff save`)",
+                    )
+                )
+    return issues
+
+
+@register_checker("stale", "foundations")
+def stale_foundations(ctx: ScanContext) -> list[Issue]:
+    """Foundations whose source file's sha256 no longer matches the recorded one,
+    or whose bytes in the vault were changed outside mnemex."""
+    base = ctx.vault.root / "foundations"
+    if not base.is_dir():
+        return []
+    issues = []
+    for folder in sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            docs = list_foundations(ctx.vault, folder.name)
+        except VaultError:
+            continue  # a broken manifest: doctor's foundations check says so
+        for doc in docs:
+            rel = f"foundations/{folder.name}/{doc.get('file')}"
+            if doc.get("fresh") is False:
+                issues.append(
+                    Issue(
+                        "stale",
+                        [rel],
+                        f"foundation {folder.name}/{doc.get('slug')}: its source "
+                        f"{doc.get('source')} changed since it was added (sha256 differs)",
+                        key="foundation",
+                        suggestion=f"re-add it: `mnemex foundation add {folder.name} "
+                        f"{doc.get('source')}`",
+                    )
+                )
+            elif doc.get("intact") is False:
+                issues.append(
+                    Issue(
+                        "stale",
+                        [rel],
+                        f"foundation {folder.name}/{doc.get('slug')} was changed in the vault "
+                        "outside mnemex (bytes differ from manifest.json)",
+                        key="foundation-bytes",
+                        suggestion="restore it from git, or re-add it with `mnemex foundation add`",
+                    )
+                )
+    return issues
+
+
+__all__ = ["stale_foundations", "stale_handoffs", "stale_pages"]

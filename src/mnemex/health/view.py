@@ -1,0 +1,194 @@
+"""What a scan reads from the index, loaded once in bulk.
+
+A scan of a 10,000-page vault must take seconds, so it reads every note and
+every link in two queries instead of asking the backend note by note. With the
+SQLite backend those queries run on a second, read-only connection to the same
+file (the backend's protocol has no bulk read); any other backend is read
+through :class:`~mnemex.index.backend.IndexBackend`'s own methods, slower but
+the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from mnemex.index.backend import IndexBackend
+from mnemex.index.sqlite import SQLiteIndex
+
+
+@dataclass
+class NoteRow:
+    """One indexed note, as the checkers need it."""
+
+    id: int
+    path: str
+    title: str
+    kind: str
+    domain: str | None
+    type: str | None
+    hash: str
+    mtime_ns: int
+    size: int
+    aliases: list[str]
+    frontmatter: dict[str, Any]
+    warnings: list[str]
+
+    @property
+    def folder(self) -> str | None:
+        """For a wiki page, its folder under the domain (``entities``, ``summaries``...)."""
+        parts = PurePosixPath(self.path).parts
+        if len(parts) >= 4 and parts[0] == "wiki":
+            return parts[2]
+        return None
+
+    @property
+    def stem(self) -> str:
+        return PurePosixPath(self.path).stem
+
+
+@dataclass
+class LinkRow:
+    src: str
+    target: str
+    dst: str | None
+    line: int
+    embed: bool
+
+
+@dataclass
+class IndexView:
+    """Every note and link of the index, keyed for the checkers."""
+
+    notes: dict[str, NoteRow]
+    links: list[LinkRow]
+    problems: dict[str, list[str]] = field(default_factory=dict)
+
+    def incoming(self) -> dict[str, set[str]]:
+        """path -> the other notes that link to it."""
+        out: dict[str, set[str]] = {}
+        for link in self.links:
+            if link.dst is not None and link.dst != link.src:
+                out.setdefault(link.dst, set()).add(link.src)
+        return out
+
+    def outgoing(self) -> dict[str, set[str]]:
+        """path -> the other notes it links to."""
+        out: dict[str, set[str]] = {}
+        for link in self.links:
+            if link.dst is not None and link.dst != link.src:
+                out.setdefault(link.src, set()).add(link.dst)
+        return out
+
+
+def _row(values: tuple[Any, ...]) -> NoteRow:
+    (nid, path, title, kind, domain, typ, digest, mtime, size, aliases, fm, warnings) = values
+    return NoteRow(
+        int(nid),
+        path,
+        title,
+        kind,
+        domain,
+        typ,
+        digest,
+        int(mtime),
+        int(size),
+        json.loads(aliases) if isinstance(aliases, str) else list(aliases or []),
+        json.loads(fm) if isinstance(fm, str) else dict(fm or {}),
+        json.loads(warnings) if isinstance(warnings, str) else list(warnings or []),
+    )
+
+
+def _load_sqlite(index: SQLiteIndex) -> tuple[dict[str, NoteRow], list[LinkRow]]:
+    db = sqlite3.connect(f"file:{index.path}?mode=ro", uri=True)
+    try:
+        rows = db.execute(
+            "SELECT id, path, title, kind, domain, type, hash, mtime_ns, size, aliases,"
+            " frontmatter, warnings FROM notes"
+        ).fetchall()
+        notes = {r[1]: _row(r) for r in rows}
+        links = [
+            LinkRow(r[0], r[1], r[2], int(r[3]), bool(r[4]))
+            for r in db.execute(
+                "SELECT n.path, l.target, l.dst_path, l.line, l.embed FROM links l"
+                " JOIN notes n ON n.id = l.src_id"
+            )
+        ]
+    finally:
+        db.close()
+    return notes, links
+
+
+def _load_generic(backend: IndexBackend) -> tuple[dict[str, NoteRow], list[LinkRow]]:
+    notes: dict[str, NoteRow] = {}
+    links: list[LinkRow] = []
+    states = backend.note_states()
+    for path in backend.note_paths():
+        note = backend.note_by_path(path)
+        if note is None:
+            continue
+        notes[path] = NoteRow(
+            int(note["id"]),
+            path,
+            str(note["title"]),
+            str(note["kind"]),
+            note.get("domain"),
+            note.get("type"),
+            str(note["hash"]),
+            int(note["mtime_ns"]),
+            states[path].size if path in states else 0,
+            list(note.get("aliases") or []),
+            dict(note.get("frontmatter") or {}),
+            list(note.get("warnings") or []),
+        )
+        for link in backend.links_from(int(note["id"])):
+            links.append(
+                LinkRow(
+                    path, link["target"], link["dst_path"], int(link["line"]), bool(link["embed"])
+                )
+            )
+    return notes, links
+
+
+def load_view(backend: IndexBackend) -> IndexView:
+    """Read every note, link and indexing problem of ``backend``."""
+    if isinstance(backend, SQLiteIndex):
+        notes, links = _load_sqlite(backend)
+    else:
+        notes, links = _load_generic(backend)
+    problems: dict[str, list[str]] = {}
+    for path, reason in backend.problems():
+        problems.setdefault(path, []).append(reason)
+    return IndexView(notes, links, problems)
+
+
+def note_vectors(
+    backend: IndexBackend, embedder: str, wanted: set[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """One unit vector per note among ``wanted`` ids: the mean of its chunks' vectors.
+
+    Returns ``(note ids, matrix)``; notes without vectors are left out.
+    """
+    table = backend.vector_table(embedder)
+    if not len(table.note_ids) or table.matrix.shape[1] < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.float32)
+    keep = np.isin(table.note_ids, np.fromiter(wanted, dtype=np.int64, count=len(wanted)))
+    ids = table.note_ids[keep]
+    matrix = table.matrix[keep]
+    if not len(ids):
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.float32)
+    unique, inverse = np.unique(ids, return_inverse=True)
+    sums = np.zeros((len(unique), matrix.shape[1]), dtype=np.float32)
+    np.add.at(sums, inverse, matrix)
+    norms = np.linalg.norm(sums, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return unique.astype(np.int64), (sums / norms).astype(np.float32)
+
+
+__all__ = ["IndexView", "LinkRow", "NoteRow", "load_view", "note_vectors"]

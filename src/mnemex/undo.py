@@ -1,0 +1,136 @@
+"""``mnemex undo``: revert the last mnemex commit (or a named one), as a new commit.
+
+Only commits mnemex made are reverted (they carry the ``Mnemex-Operation:``
+trailer, :mod:`mnemex.history`), unless ``force``; history is never rewritten:
+the revert is one new commit, itself a mnemex commit (operation ``undo``), so it
+can be undone in turn. A plan comes first (the commit, the files it touched and
+what reverting does to each), recorded with the sha256 of each file now; applying
+is refused if any of them changed since, or if the working tree holds uncommitted
+changes to them (reverting over a person's edit would mix the two).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mnemex.errors import PlanRefused, VaultError
+from mnemex.history import commit_change, git_environment, is_repository, recording, run_git
+from mnemex.plans import create_plan, discard_plan, take_plan
+from mnemex.report import Report
+from mnemex.vault import Vault
+
+OPERATION = "undo"
+TRAILER = "Mnemex-Operation:"
+#: How far back ``undo`` without a commit looks for the last mnemex commit.
+SEARCH_DEPTH = 200
+_SHA_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
+
+
+def _git(vault: Vault, *args: str) -> str:
+    done = run_git(vault, *args, env=git_environment(vault))
+    if done.returncode != 0:
+        raise VaultError(f"git {args[0]} failed: {done.stderr.strip()[:300]}")
+    return done.stdout
+
+
+def _is_mnemex(body: str) -> bool:
+    return any(line.startswith(TRAILER) for line in body.splitlines())
+
+
+def last_mnemex_commit(vault: Vault) -> str:
+    """The newest commit carrying mnemex's trailer.
+
+    Raises:
+        VaultError: none among the last :data:`SEARCH_DEPTH` commits.
+    """
+    out = _git(vault, "log", f"-{SEARCH_DEPTH}", "--format=%H%x00%B%x01")
+    for record in out.split("\x01"):
+        sha, _, body = record.strip("\n").partition("\x00")
+        if sha and _is_mnemex(body):
+            return sha
+    raise VaultError(f"no mnemex commit among the last {SEARCH_DEPTH} commits: nothing to undo")
+
+
+def _describe(vault: Vault, commit: str | None, force: bool) -> dict[str, Any]:
+    if not is_repository(vault):
+        raise VaultError(f"{vault.root} is not a git repository: there is no history to undo")
+    if commit is not None and not _SHA_RE.match(commit):
+        raise VaultError(f"{commit!r} is not a commit id (hex, at least 4 characters)")
+    sha = last_mnemex_commit(vault) if commit is None else ""
+    if commit is not None:
+        sha = _git(vault, "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}").strip()
+    body = _git(vault, "log", "-1", "--format=%B", sha)
+    parents = _git(vault, "log", "-1", "--format=%P", sha).split()
+    if len(parents) > 1:
+        raise VaultError(f"{sha[:12]} is a merge commit; undo reverts single commits only")
+    if not _is_mnemex(body) and not force:
+        raise VaultError(
+            f"{sha[:12]} was not made by mnemex (no {TRAILER} trailer); undo only reverts "
+            "mnemex's own commits (pass force to revert it anyway)"
+        )
+    status = _git(vault, "show", "--format=", "--name-status", "--no-renames", sha)
+    files = []
+    for line in status.splitlines():
+        code, _, path = line.partition("\t")
+        if path:
+            effect = {"A": "deleted", "D": "restored", "M": "changed back"}.get(code[:1], code)
+            files.append({"path": path, "effect": effect})
+    if not files:
+        raise VaultError(f"{sha[:12]} changed no files: nothing to undo")
+    dirty = _git(vault, "status", "--porcelain", "--", *[f["path"] for f in files])
+    if dirty.strip():
+        changed = ", ".join(ln[3:] for ln in dirty.splitlines()[:5])
+        raise VaultError(
+            f"uncommitted changes to files {sha[:12]} touched ({changed}); commit or discard "
+            "them first, so undo does not mix a revert with your edit"
+        )
+    return {"commit": sha, "subject": body.splitlines()[0] if body else "", "files": files}
+
+
+def undo(
+    vault: Vault, commit: str | None = None, plan_id: str | None = None, *, force: bool = False
+) -> dict[str, Any]:
+    """Preview (no ``plan_id``) or apply the revert of ``commit`` (default: the last mnemex one).
+
+    Raises:
+        VaultError: not a repository, no such commit, not a mnemex commit (without
+            ``force``), uncommitted changes to its files, or git could not revert it cleanly.
+        PlanRefused: unknown or used plan, or a file changed since it was made.
+    """
+    with recording(vault):
+        info = _describe(vault, commit, force)
+        args = {"commit": info["commit"], "force": force}
+        reads = {f["path"]: vault.current_hash(f["path"]) for f in info["files"]}
+        if plan_id is None:
+            details = {
+                **info,
+                "note": "nothing is reverted yet: apply with this plan_id (CLI: --yes)",
+            }
+            return create_plan(vault, OPERATION, args, reads, details).to_dict()
+        take_plan(vault, plan_id, OPERATION, args)
+        return _revert(vault, info, plan_id)
+
+
+def _revert(vault: Vault, info: dict[str, Any], plan_id: str) -> dict[str, Any]:
+    sha = info["commit"]
+    env = git_environment(vault)
+    done = run_git(vault, "revert", "--no-commit", sha, env=env)
+    if done.returncode != 0:
+        run_git(vault, "revert", "--abort", env=env)
+        raise PlanRefused(
+            f"{sha[:12]} does not revert cleanly (later commits changed the same lines): "
+            f"{done.stderr.strip()[:300]}; nothing was changed"
+        )
+    paths = [f["path"] for f in info["files"]]
+    commit = commit_change(vault, paths, OPERATION, f"revert {sha[:12]} ({info['subject'][:60]})")
+    run_git(vault, "revert", "--quit", env=env)
+    discard_plan(vault, plan_id)
+    report = Report()
+    for f in info["files"]:
+        exists = (vault.root / f["path"]).exists()
+        report.add("created" if f["effect"] == "restored" and exists else "updated", f["path"])
+    return {**info, **report.to_dict(), "reverted": sha, "commit": commit.to_dict()}
+
+
+__all__ = ["OPERATION", "last_mnemex_commit", "undo"]

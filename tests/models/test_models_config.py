@@ -105,3 +105,16 @@ def test_a_model_table_that_is_not_a_table_is_refused(vault_dir: Path) -> None:
 )
 def test_local_urls_are_loopback_only(url: str, local: bool) -> None:
     assert is_local_url(url) is local
+
+
+def test_an_empty_key_variable_says_the_remote_server_takes_no_key() -> None:
+    config = parse_model_config(
+        {
+            "provider": "openai",
+            "model": "m",
+            "base_url": "http://192.168.1.5:8000/v1",
+            "api_key_env": "",
+        },
+        {},
+    )
+    assert config.api_key_env is None and not config.is_local

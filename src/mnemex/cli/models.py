@@ -67,8 +67,11 @@ def model_status(vault: Vault) -> dict[str, Any]:
     except ConfigError as exc:
         status["problem"] = str(exc)
         return status
+    key = config.api_key_env
     status.update(
         {
+            "api_key_env": key,
+            "api_key_set": bool(key and os.environ.get(key)),
             "identity": config.identity,
             "context_tokens": config.context_tokens,
             "max_output_tokens": config.max_output_tokens,

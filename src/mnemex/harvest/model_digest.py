@@ -238,8 +238,9 @@ def _merge(offline: Digest, answer: dict[str, Any], extractor: str) -> ModelDige
     def section(key: str, limit: int, fallback: list[str]) -> list[str]:
         return _cleaned(answer.get(key), limit) or list(fallback)
 
-    # failed commands are facts the extractor saw; the model adds the reasons and the rest
-    commands = [d for d in offline.dead_ends if d.startswith("`")]
+    # failed calls and errors are facts the extractor saw (its "Abandoned:" lines are only its
+    # reading of the agent's words, which the model reads better); the model adds the rest
+    commands = [d for d in offline.dead_ends if not d.startswith("Abandoned:")]
     dead_ends = list(dict.fromkeys([*commands, *_cleaned(answer.get("dead_ends"), MAX_DEAD_ENDS)]))
     importance = answer.get("importance")
     title = clean(str(answer.get("title") or ""), MAX_TITLE) or offline.title

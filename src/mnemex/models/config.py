@@ -172,8 +172,10 @@ def parse_model_config(
         "temperature": _number(table, "temperature", None),
     }
     max_retries = _count(table, "max_retries", DEFAULT_MAX_RETRIES, 0)
-    named = _text(table, "api_key_env")
-    key_env = named or (None if local else DEFAULT_KEY_ENV[provider])
+    # api_key_env = "" says "this server takes no key" (a keyless server on the network)
+    keyless = table.get("api_key_env") == ""
+    named = None if keyless else _text(table, "api_key_env")
+    key_env = named or (None if local or keyless else DEFAULT_KEY_ENV[provider])
     if key_env and not local and not environ.get(key_env):
         raise ConfigError(
             f"{_where('api_key_env')}: the environment variable {key_env} is not set; "

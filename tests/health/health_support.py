@@ -1,9 +1,13 @@
-"""A small git vault with one planted problem of each kind, for the health tests."""
+"""A small git vault with one planted problem of each kind, and its fixtures, for the health
+tests (imported by name: a conftest.py here would shadow the root one's ``write``)."""
 
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from mnemex.brain import Brain
 from mnemex.config import settings_template
@@ -108,3 +112,17 @@ def make_sick_vault(root: Path) -> Path:
 
 def open_brain(root: Path) -> Brain:
     return Brain(Vault(root), embedder=HashingEmbedder())
+
+
+@pytest.fixture
+def sick(tmp_path: Path) -> Path:
+    """The small sick vault, committed, not yet indexed."""
+    return make_sick_vault(tmp_path / "vault")
+
+
+@pytest.fixture
+def sick_brain(sick: Path) -> Iterator[Brain]:
+    """The sick vault's brain, synced."""
+    with open_brain(sick) as brain:
+        brain.sync()
+        yield brain

@@ -1,5 +1,6 @@
 """The scan: every kind found in the sick vault, with stable ids, and nothing on clean pages."""
 
+# ruff: noqa: F811 (the fixtures sick and sick_brain are imported from health_support by name)
 from __future__ import annotations
 
 import datetime as dt
@@ -7,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from health_support import (
+from health_support import (  # noqa: F401  (fixtures)
     ADA,
     ADAS,
     BABBAGE,
@@ -19,6 +20,8 @@ from health_support import (
     git,
     make_sick_vault,
     open_brain,
+    sick,
+    sick_brain,
     write,
 )
 

@@ -197,6 +197,7 @@ def undo_command(app: Context, commit: str | None, yes: bool, force: bool, as_js
     result = undo(vault, commit, force=force)
     if yes:
         result = undo(vault, commit, result["plan_id"], force=force)
+        app.brain.sync()  # the next read sees the reverted files
     command = "mnemex undo" + (f" {commit}" if commit else "") + (" --force" if force else "")
     emit(result, as_json, lambda: _print_plan(result, command))
 

@@ -131,3 +131,19 @@ def test_empty_sections_are_left_out_and_the_summary_never_is() -> None:
     session.turns = [Turn("user", "Look around")]
     headings = [ln[3:] for ln in extract(session).body(session).splitlines() if ln[:3] == "## "]
     assert headings == ["Summary", "What was worked on", "The problem"]
+
+
+def test_an_aider_run_command_is_a_command_not_a_request_and_its_failure_is_a_dead_end() -> None:
+    path = FIXTURES / "aider" / "garden-planner" / ".aider.chat.history.md"
+    first = load_reader("aider").read(path)[0]
+    digest = extract(first)
+    assert digest.worked_on == ["make the frost date configurable"]
+    assert any(d.startswith("`pytest -q` failed: 1 failed, 9 passed") for d in digest.dead_ends)
+    assert "1 failed command(s)" in digest.summary
+
+
+def test_a_sentence_left_open_is_not_also_listed_as_solved(tmp_path: Path) -> None:
+    final = "Blank rows are skipped. Still need to handle quoted newlines."
+    digest = extract(_claude(claude_session(tmp_path, "s1", final=final)))
+    assert digest.solved == ["Blank rows are skipped."]
+    assert digest.left_open == ["Still need to handle quoted newlines."]

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from mnemex.harvest.model import Session, Turn
+from mnemex.harvest.model import Session, ToolCall, Turn
 from mnemex.redact import redact_text
 from mnemex.sanitise import sanitise
 from mnemex.vault import slugify
@@ -115,13 +115,41 @@ def _unique(items: list[str], limit: int) -> list[str]:
 
 
 def _requests(session: Session) -> list[Turn]:
-    return [t for t in session.turns if t.role == "user" and t.kind == "message" and t.text.strip()]
+    """What the user asked. A user turn that ran a shell command (Aider's ``/run``) is a
+    command, not a request: it shows under dead ends when it failed, not as work."""
+    return [
+        t
+        for t in session.turns
+        if t.role == "user"
+        and t.kind == "message"
+        and t.text.strip()
+        and not any(c.command for c in t.tool_calls)
+    ]
 
 
 def _assistant_messages(session: Session) -> list[Turn]:
     return [
         t for t in session.turns if t.role == "assistant" and t.kind == "message" and t.text.strip()
     ]
+
+
+_NO_FAILURE = re.compile(r"\b(?:0|no) (?:failed|failures?|errors?)\b", re.IGNORECASE)
+
+
+def _failed_calls(session: Session) -> list[ToolCall]:
+    """Calls that failed: by their status, or, where the harness records none (Aider), by an
+    error line in their output."""
+    results = {r.call_id: r for t in session.turns for r in t.tool_results if r.call_id}
+    out = []
+    for call in session.tool_calls:
+        if call.failed is None and call.command and call.call_id in results:
+            text = results[call.call_id].text
+            lines = [ln for ln in text.splitlines() if _ERROR_LINE.search(ln)]
+            if any(not _NO_FAILURE.search(ln) for ln in lines):
+                out.append(call)
+        elif call.failed:
+            out.append(call)
+    return out
 
 
 def _first_error_line(text: str) -> str:
@@ -185,9 +213,7 @@ def session_line(session: Session) -> str:
 def _dead_ends(session: Session) -> list[str]:
     out = []
     results = {r.call_id: r for t in session.turns for r in t.tool_results if r.call_id}
-    for call in session.tool_calls:
-        if not call.failed:
-            continue
+    for call in _failed_calls(session):
         result = results.get(call.call_id) if call.call_id else None
         error = clean(_first_error_line(result.text), 140) if result else ""
         status = f" (exit {call.exit_code})" if call.exit_code is not None else ""
@@ -242,7 +268,7 @@ def extract(session: Session, domains: list[str] | None = None) -> Digest:
     title = clean(title_source, MAX_TITLE) or f"{session.harness} session {clean(session.id, 40)}"
 
     problem = [first] if first else []
-    failed = [c for c in session.tool_calls if c.failed]
+    failed = _failed_calls(session)
     results = {r.call_id: r for t in session.turns for r in t.tool_results if r.call_id}
     for call in failed[:2]:
         result = results.get(call.call_id) if call.call_id else None
@@ -264,6 +290,7 @@ def extract(session: Session, domains: list[str] | None = None) -> Digest:
     left_open = _unique(
         [clean(s) for t in tail for s in _sentences(t.text) if _OPEN.search(s)], MAX_OPEN
     )
+    solved = [s for s in solved if s not in left_open]  # a sentence is a result or open, not both
     files = _unique([_code(f, 200) for f in session.files_touched], MAX_FILES)
 
     where = f" in {session.project}" if session.project else ""

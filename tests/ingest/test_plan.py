@@ -224,3 +224,57 @@ def test_ingested_text_cannot_smuggle_links_or_role_markers(root: Path) -> None:
     with open_brain(root) as brain:
         brain.sync()
         assert brain.backend.unresolved_links() == []
+
+
+def lab(description: str, fact: str) -> tuple[object, object]:
+    name = "Northgate Systems Laboratory"
+    source = doc(f"Lab {description[:10]}", description + "\n")
+    planned = page(name, type_="organization", description=description, facts=(fact,))
+    return source, extraction(f"Lab {description[:10]}", planned)
+
+
+def test_a_close_name_whose_text_agrees_is_merged_by_embedding(root: Path) -> None:
+    first = doc("Paper", "x\n")
+    ingest(
+        root,
+        (
+            first,
+            extraction(
+                "Paper",
+                page(
+                    "Northgate Systems Lab",
+                    type_="organization",
+                    description="The research lab at Northgate where KestrelDB began.",
+                    facts=("The Northgate Systems Lab built KestrelDB.",),
+                ),
+            ),
+        ),
+    )
+    result = ingest(
+        root,
+        lab(
+            "The research lab at Northgate where KestrelDB began.",
+            "The Northgate Systems Lab built KestrelDB.",
+        ),
+    )
+    assert result["create"] == [  # only the summary and the original: the lab page merged
+        "wiki/general/sources/lab-the-resear.source.md",
+        "wiki/general/summaries/lab-the-resear.md",
+    ]
+    text = read(root, "wiki/general/entities/northgate-systems-lab.md")
+    assert "Northgate Systems Laboratory" in text
+
+
+def test_a_close_name_whose_text_differs_is_only_a_possible_duplicate(root: Path) -> None:
+    first = doc("Paper", "x\n")
+    lab_page = page(
+        "Northgate Systems Lab",
+        type_="organization",
+        description="The research lab at Northgate where KestrelDB began.",
+        facts=("The Northgate Systems Lab built KestrelDB.",),
+    )
+    ingest(root, (first, extraction("Paper", lab_page)))
+    result = ingest(root, lab("A bakery selling bread in Lisbon.", "Croissants are sold daily."))
+    assert "wiki/general/entities/northgate-systems-laboratory.md" in result["create"]  # type: ignore[operator]
+    [pair] = json.loads(read(root, DUPLICATES_FILE))["pairs"]
+    assert "fuzzy name" in pair["reason"] and "embedding" in pair["reason"]

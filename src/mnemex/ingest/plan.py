@@ -33,6 +33,7 @@ from mnemex.ingest.render import (
 from mnemex.ingest.resolve import (
     NameEntry,
     NameTable,
+    confirm_by_embedding,
     load_name_table,
     normalise_name,
     resolve_page,
@@ -276,6 +277,8 @@ class Planner:
         placed: list[tuple[PlannedPage, NameEntry]] = []
         for page in merged:
             match = resolve_page(page, self.table)
+            if match.confirmable and match.entry is not None and match.entry.hash:
+                match = confirm_by_embedding(self.brain, page, match)
             if match.decision == "merge" and match.entry is not None:
                 placed.append((page, match.entry))
                 continue

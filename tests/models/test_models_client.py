@@ -221,3 +221,17 @@ def test_every_call_success_or_failure_is_one_ledger_line(
     assert totals.total.calls == 2 and totals.total.failed == 1
     assert set(totals.by_purpose) == {"ingest", "digest"}
     assert totals.by_model["openai:fake-model"].input_tokens == 1000
+
+
+def test_openai_itself_gets_max_completion_tokens_and_compatible_servers_max_tokens() -> None:
+    from mnemex.models import parse_model_config
+    from mnemex.models.providers import OpenAIWire
+
+    remote = parse_model_config({"provider": "openai", "model": "o3-mini"}, {"OPENAI_API_KEY": "k"})
+    body = OpenAIWire(remote, "k").build(HELLO, None, 100, None).body
+    assert body["max_completion_tokens"] == 100 and "max_tokens" not in body
+    router = parse_model_config(
+        {"provider": "openai", "model": "m", "base_url": "https://openrouter.ai/api/v1"},
+        {"OPENAI_API_KEY": "k"},
+    )
+    assert OpenAIWire(router, "k").build(HELLO, None, 100, None).body["max_tokens"] == 100

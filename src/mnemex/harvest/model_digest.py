@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from mnemex.errors import ModelAuthError, ModelError
 from mnemex.harvest.digest import (
@@ -55,6 +55,7 @@ _FINAL_CHARS = 1_500
 _LINE_CHARS = 200
 _HEAD_SHARE = 0.35
 _TAG = re.compile(r"[\w\-/]+")
+T = TypeVar("T")
 
 SYSTEM = (
     "You write the digest of a finished coding-agent session for the agent's long-term "
@@ -109,8 +110,25 @@ class ModelDigest(Digest):
 
 
 def _one_line(text: str, limit: int) -> str:
+    """Redacted, then on one line, then cut (redacting first: a cut key may not match)."""
     line = " ".join(redact_text(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class _Event:
+    """One transcript line before rendering: redaction is the costly part, so only the
+    lines that fit the budget are redacted (:func:`_fit` decides on cheap estimates)."""
+
+    label: str
+    text: str
+    limit: int
+
+    def render(self) -> str:
+        return self.label + _one_line(self.text, self.limit - len(self.label))
+
+    def cost(self) -> int:
+        return estimate_tokens(self.label) + estimate_tokens(self.text[: self.limit]) + 1
 
 
 def _last_messages(session: Session) -> set[int]:
@@ -128,15 +146,18 @@ def _last_messages(session: Session) -> set[int]:
     return last
 
 
-def _turn_lines(turn: Turn, final: bool) -> list[str]:
-    lines: list[str] = []
+def _first_lines(text: str) -> str:
+    return " | ".join([ln.strip() for ln in text[:4000].splitlines() if ln.strip()][:3])
+
+
+def _turn_events(turn: Turn, final: bool) -> list[_Event]:
+    events: list[_Event] = []
     if turn.role == "user" and turn.kind == "message" and turn.text.strip():
-        lines.append(f"USER: {_one_line(turn.text, _REQUEST_CHARS)}")
+        events.append(_Event("USER: ", turn.text, _REQUEST_CHARS))
     elif turn.kind == "summary" and turn.text.strip():
-        lines.append(f"HARNESS SUMMARY: {_one_line(turn.text, _REQUEST_CHARS)}")
+        events.append(_Event("HARNESS SUMMARY: ", turn.text, _REQUEST_CHARS))
     elif turn.role == "assistant" and turn.kind == "message" and turn.text.strip():
-        limit = _FINAL_CHARS if final else _MESSAGE_CHARS
-        lines.append(f"AGENT: {_one_line(turn.text, limit)}")
+        events.append(_Event("AGENT: ", turn.text, _FINAL_CHARS if final else _MESSAGE_CHARS))
     for call in turn.tool_calls:
         what = call.command or call.input_summary
         status = (
@@ -144,57 +165,66 @@ def _turn_lines(turn: Turn, final: bool) -> list[str]:
             if call.exit_code is not None
             else {True: "failed", False: "ok", None: "no result"}[call.failed]
         )
-        lines.append(_one_line(f"TOOL {call.name}: {what} -> {status}", _LINE_CHARS))
+        events.append(_Event("", f"TOOL {call.name}: {what} -> {status}", _LINE_CHARS))
     for result in turn.tool_results:
         if result.is_error and result.text.strip():
-            lines.append(f"ERROR: {_one_line(_first_lines(result.text), _LINE_CHARS)}")
+            events.append(_Event("ERROR: ", _first_lines(result.text), _LINE_CHARS))
     if turn.role == "tool" and turn.is_error and turn.text.strip() and not turn.tool_results:
-        lines.append(f"ERROR: {_one_line(_first_lines(turn.text), _LINE_CHARS)}")
-    return lines
+        events.append(_Event("ERROR: ", _first_lines(turn.text), _LINE_CHARS))
+    return events
 
 
-def _first_lines(text: str) -> str:
-    return " | ".join([ln.strip() for ln in text.splitlines() if ln.strip()][:3])
+def _events(session: Session) -> list[_Event]:
+    when = session.started.isoformat(timespec="minutes") if session.started else "unknown"
+    head = f"{session.harness}, project {session.project or 'unknown'}, started {when}"
+    if session.git_branch:
+        head += f", branch {session.git_branch}"
+    events = [_Event("SESSION: ", head, _LINE_CHARS)]
+    events += [_Event("HARNESS SUMMARY: ", s, _REQUEST_CHARS) for s in session.summaries[-1:]]
+    finals = _last_messages(session)
+    for i, turn in enumerate(session.turns):
+        events += _turn_events(turn, i in finals)
+    return events
 
 
 def transcript_lines(session: Session) -> list[str]:
-    """The trimmed transcript, one line per event, redacted (before fitting to a budget)."""
-    when = session.started.isoformat(timespec="minutes") if session.started else "unknown"
-    head = f"SESSION: {session.harness}, project {session.project or 'unknown'}, started {when}"
-    if session.git_branch:
-        head += f", branch {_one_line(session.git_branch, 60)}"
-    lines = [head]
-    lines += [f"HARNESS SUMMARY: {_one_line(s, _REQUEST_CHARS)}" for s in session.summaries[-1:]]
-    finals = _last_messages(session)
-    for i, turn in enumerate(session.turns):
-        lines += _turn_lines(turn, i in finals)
-    return lines
+    """The whole trimmed transcript, one redacted line per event (before any budget)."""
+    return [event.render() for event in _events(session)]
+
+
+def _fit(costs: list[int], budget_tokens: int) -> tuple[int, int]:
+    """``(head, tail)``: how many items to keep from each end so the costs fit the budget
+    (``tail`` is -1 when everything fits). The start says what was asked, the end what
+    came of it: the middle goes first."""
+    if sum(costs) <= budget_tokens:
+        return len(costs), -1
+    spent = head = 0
+    while head < len(costs) and spent + costs[head] <= budget_tokens * _HEAD_SHARE:
+        spent += costs[head]
+        head += 1
+    tail = 0
+    while tail < len(costs) - head and spent + costs[-1 - tail] <= budget_tokens - 12:
+        spent += costs[-1 - tail]
+        tail += 1
+    return head, tail
+
+
+def _pick(items: list[T], head: int, tail: int) -> tuple[list[T], list[T], int]:
+    """``(first, last, omitted)`` for a :func:`_fit` answer."""
+    if tail < 0:
+        return items, [], 0
+    return items[:head], items[len(items) - tail :] if tail else [], len(items) - head - tail
+
+
+def _omitted(n: int) -> list[str]:
+    return [f"[… {n} transcript lines omitted …]"] if n else []
 
 
 def fit_lines(lines: list[str], budget_tokens: int) -> tuple[list[str], int]:
-    """Keep the head and the tail of ``lines`` within ``budget_tokens``; ``(kept, omitted)``.
-
-    The start says what was asked, the end what came of it: the middle goes first.
-    """
+    """Keep the head and the tail of ``lines`` within ``budget_tokens``; ``(kept, omitted)``."""
     costs = [estimate_tokens(line) + 1 for line in lines]
-    if sum(costs) <= budget_tokens:
-        return lines, 0
-    head_budget = int(budget_tokens * _HEAD_SHARE)
-    head: list[str] = []
-    spent = 0
-    for line, cost in zip(lines, costs, strict=True):
-        if spent + cost > head_budget:
-            break
-        head.append(line)
-        spent += cost
-    tail: list[str] = []
-    for line, cost in zip(reversed(lines[len(head) :]), reversed(costs[len(head) :]), strict=True):
-        if spent + cost > budget_tokens - 12:
-            break
-        tail.append(line)
-        spent += cost
-    omitted = len(lines) - len(head) - len(tail)
-    return [*head, f"[… {omitted} transcript lines omitted …]", *reversed(tail)], omitted
+    first, last, omitted = _pick(lines, *_fit(costs, budget_tokens))
+    return [*first, *_omitted(omitted), *last], omitted
 
 
 def _overhead_tokens() -> int:
@@ -208,8 +238,17 @@ def default_budget(client: ModelClient) -> int:
 
 
 def _transcript(session: Session, budget_tokens: int) -> str:
-    kept, _ = fit_lines(transcript_lines(session), budget_tokens)
-    return "\n".join(kept)
+    """The transcript sent to the model: only the lines that fit are rendered (redacted)."""
+    events = _events(session)
+    first, last, omitted = _pick(events, *_fit([e.cost() for e in events], budget_tokens))
+    lines = [e.render() for e in first] + _omitted(omitted) + [e.render() for e in last]
+    return "\n".join(lines)
+
+
+def _sent_tokens(session: Session, budget_tokens: int) -> int:
+    costs = [event.cost() for event in _events(session)]
+    first, last, _ = _pick(costs, *_fit(costs, budget_tokens))
+    return sum(first) + sum(last)
 
 
 def _cleaned(items: Any, limit: int) -> list[str]:
@@ -321,14 +360,14 @@ def model_digest(
 
 def estimate_digest_cost(sessions: Iterable[Session], client: ModelClient) -> Estimate:
     """What digesting ``sessions`` with ``client`` is expected to cost (one call each, no
-    retries counted), for :func:`mnemex.models.check_budget` before a run starts."""
+    retries counted), for :func:`mnemex.models.check_budget` before a run starts. Cheap:
+    it estimates the transcript that would be sent, without redacting or sending it."""
     total = estimate_cost(client, 0, 0, calls=0)
     budget = default_budget(client)
     answer = min(client.max_output_tokens, MAX_ANSWER_TOKENS) // 2
     for session in sessions:
-        kept, _ = fit_lines(transcript_lines(session), budget)
-        tokens_in = sum(estimate_tokens(line) + 1 for line in kept) + _overhead_tokens()
-        total = total + estimate_cost(client, tokens_in, answer)
+        sent = _sent_tokens(session, budget) + _overhead_tokens()
+        total = total + estimate_cost(client, sent, answer)
     return total
 
 

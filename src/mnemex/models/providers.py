@@ -4,7 +4,8 @@ A :class:`Wire` only translates; it does no I/O, so the client's retry, ledger a
 redaction logic is the same for every provider. The formats follow the public APIs:
 
 - ``openai``: ``POST {base}/chat/completions`` (OpenAI, OpenRouter, Ollama, LM Studio,
-  llama.cpp, vLLM), ``Authorization: Bearer``; ``choices[0].message.content``,
+  llama.cpp, vLLM), ``Authorization: Bearer``, ``max_tokens`` (``max_completion_tokens`` on
+  api.openai.com); ``choices[0].message.content``,
   ``usage.prompt_tokens``/``completion_tokens``; structured output through
   ``response_format = {"type": "json_schema", ...}``.
 - ``anthropic``: ``POST {base}/messages`` (Messages API, ``anthropic-version: 2023-06-01``),
@@ -112,6 +113,13 @@ class Wire:
 class OpenAIWire(Wire):
     name = "openai"
 
+    @property
+    def token_limit_param(self) -> str:
+        """OpenAI itself deprecated ``max_tokens`` and refuses it for its reasoning models
+        (o1, o3, gpt-5: HTTP 400 "use max_completion_tokens"); the compatible servers
+        (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter) all read ``max_tokens``."""
+        return "max_completion_tokens" if self.config.host == "api.openai.com" else "max_tokens"
+
     def build(
         self,
         messages: list[Message],
@@ -121,11 +129,8 @@ class OpenAIWire(Wire):
     ) -> Request:
         turns = [{"role": "system", "content": system}] if system else []
         turns += [{"role": m.role, "content": m.content} for m in messages]
-        body: dict[str, Any] = {
-            "model": self.config.model,
-            "messages": turns,
-            "max_tokens": max_tokens,
-        }
+        body: dict[str, Any] = {"model": self.config.model, "messages": turns}
+        body[self.token_limit_param] = max_tokens
         if self.config.temperature is not None:
             body["temperature"] = self.config.temperature
         if json_schema is not None:

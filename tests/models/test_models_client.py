@@ -94,7 +94,10 @@ def test_gemini_requests_put_the_key_in_a_header_and_the_schema_in_generation_co
     assert sent.body["systemInstruction"] == {"parts": [{"text": "sys"}]}
     config = sent.body["generationConfig"]
     assert config["responseMimeType"] == "application/json"
-    assert "additionalProperties" not in config["responseSchema"]
+    assert config["responseSchema"] == {
+        "type": "OBJECT",
+        "properties": {"a": {"type": "STRING"}},
+    }
     assert answer.model == "gemini-2.0-flash"
 
 
@@ -235,3 +238,12 @@ def test_openai_itself_gets_max_completion_tokens_and_compatible_servers_max_tok
         {"OPENAI_API_KEY": "k"},
     )
     assert OpenAIWire(router, "k").build(HELLO, None, 100, None).body["max_tokens"] == 100
+
+
+def test_a_nullable_type_becomes_geminis_nullable() -> None:
+    from mnemex.models.providers import gemini_schema
+
+    assert gemini_schema({"type": ["string", "null"], "maxLength": 3}) == {
+        "type": "STRING",
+        "nullable": True,
+    }

@@ -202,7 +202,7 @@ class AnthropicWire(Wire):
 
 
 _GEMINI_SCHEMA_KEYS = frozenset(
-    {"type", "properties", "required", "items", "enum", "description", "maxItems", "minItems"}
+    {"properties", "required", "items", "enum", "description", "maxItems", "minItems"}
 )
 _GEMINI_NUMBER_KEYS = frozenset({"minimum", "maximum"})
 
@@ -219,8 +219,21 @@ def gemini_schema(schema: Any) -> Any:
             out[key] = {name: gemini_schema(sub) for name, sub in value.items()}
         elif key == "items":
             out[key] = gemini_schema(value)
+        elif key == "type":
+            out.update(_gemini_type(value))
         elif key in _GEMINI_SCHEMA_KEYS or key in _GEMINI_NUMBER_KEYS:
             out[key] = value
+    return out
+
+
+def _gemini_type(value: Any) -> dict[str, Any]:
+    """Gemini's ``Type`` is an enum written in capitals (``OBJECT``), one type per schema;
+    ``["string", "null"]`` becomes ``STRING`` with ``nullable``."""
+    names = [value] if isinstance(value, str) else [str(v) for v in value]
+    concrete = [n for n in names if n != "null"]
+    out: dict[str, Any] = {"type": (concrete[0] if concrete else "string").upper()}
+    if "null" in names:
+        out["nullable"] = True
     return out
 
 

@@ -825,20 +825,24 @@ def _concepts(
     forms: dict[str, Counter[str]] = defaultdict(Counter)
     found_in: dict[str, set[int]] = defaultdict(set)
     for s in sentences:
-        if s.heading:
-            continue
-        for run in _content_runs(s, lower_counts):
+        # a phrase in a heading counts (headings name what a source is about) but a
+        # heading is no evidence
+        for run in _content_runs(s, lower_counts, entity_words):
             for n in (1, 2, 3):
                 for k in range(len(run) - n + 1):
                     gram = run[k : k + n]
                     key = " ".join([*gram[:-1], _fold(gram[-1])])
                     counts[key] += 1
                     forms[key][" ".join(gram)] += 1
-                    found_in[key].add(s.position)
+                    if not s.heading:
+                        found_in[key].add(s.position)
     candidates = []
     for key, count in counts.items():
         words = key.split()
-        if words[-1].endswith(("ly", "ed")) or words[-1] in _STOPWORDS:
+        if not found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in _STOPWORDS:
+            continue
+        # "applies columnar compression": a phrase led by a verb in -s is no noun phrase
+        if len(words) > 1 and re.search(r"[^su]s$", words[0]):
             continue
         if set(words) <= entity_words:
             continue
@@ -848,11 +852,23 @@ def _concepts(
             nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
             if not ((count >= 2 and nounish and len(key) > 6) or (count >= 4 and len(key) > 5)):
                 continue
-        elif count < 2:
+        elif count < 2 and not _term_like(words):
             continue
-        # a phrase beats a single word seen as often: "storage engine" over "storage"
+        # a phrase beats a single word seen as often: "storage engine" over "storage";
+        # a phrase seen once comes after every repeated one
         score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
+        if count < 2:
+            score *= 0.5
         candidates.append((score, key))
+    # a word that mostly occurs inside a longer phrase is that phrase's: "compression"
+    # seen twice, once as "columnar compression", gives way to the phrase
+    phrases = [k for _s, k in candidates if " " in k]
+    candidates = [
+        (score, key)
+        for score, key in candidates
+        if " " in key
+        or not any(_overlaps(key, p) and 2 * counts[p] >= counts[key] for p in phrases)
+    ]
     candidates.sort(key=lambda c: (-c[0], c[1]))
     kept: list[str] = []
     for _score, key in candidates:
@@ -881,8 +897,22 @@ def _concepts(
     return pages
 
 
-def _content_runs(sentence: _Sentence, lower_counts: Counter[str]) -> list[list[str]]:
-    """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation."""
+def _term_like(words: list[str]) -> bool:
+    """A phrase seen once that still reads as a technical term: "delta-of-delta encoding",
+    "columnar compression" (a hyphenated word, or a noun-suffixed head)."""
+    head = words[-1]
+    return any("-" in w and len(w) > 6 for w in words) or bool(
+        re.search(r"(tion|sion|ment|ance|ence|ity|ism|ogy|ing)$", head) and len(head) > 7
+    )
+
+
+def _content_runs(
+    sentence: _Sentence, lower_counts: Counter[str], names: set[str]
+) -> list[list[str]]:
+    """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation.
+
+    A sentence's capitalised first word counts as a content word unless it is part of a
+    name ("Compaction merges..." but not "Tidewater compacts...")."""
     runs: list[list[str]] = []
     current: list[str] = []
     text = sentence.text
@@ -891,7 +921,13 @@ def _content_runs(sentence: _Sentence, lower_counts: Counter[str]) -> list[list[
         word = tok.lower()
         gap = text[prev_end:start] if prev_end is not None else ""
         prev_end = end
-        sentence_start_common = idx == 0 and tok[:1].isupper() and lower_counts[word] > 0
+        sentence_start_common = (
+            idx == 0
+            and tok[:1].isupper()
+            and not tok.isupper()
+            and (lower_counts[word] > 0 or word not in names)
+            and word not in names
+        )
         usable = (
             (tok[:1].islower() or sentence_start_common)
             and word not in _STOPWORDS

@@ -150,7 +150,7 @@ def test_always_malformed_falls_back_to_the_offline_digest_and_says_so(
     fake.queue(*[fake.text("not json")] * 3)
     digest = model_digest(s, offline, fake.client("gemini"))
     assert digest.extractor.startswith("offline (model failed: ModelOutputError")
-    assert digest.warning and "offline digest used" in digest.warning
+    assert digest.warning and "offline digest written" in digest.warning
     assert digest.body(s) == offline.body(s)
 
 
@@ -202,3 +202,31 @@ def test_estimate_digest_cost_feeds_the_cost_gate(fake: FakeProvider) -> None:
     with pytest.raises(CostConfirmationRequired, match="20 call"):
         check_budget(client, estimate, confirmed=False)
     assert json.dumps(estimate.describe())
+
+
+def test_the_digester_stops_calling_the_model_when_the_run_would_pass_the_gate(
+    fake: FakeProvider,
+) -> None:
+    client = fake.client(price_in_per_mtok=3.0, price_out_per_mtok=15.0)
+    one = estimate_digest_cost([session()], client).usd
+    assert one is not None
+    client = fake.client(
+        price_in_per_mtok=3.0, price_out_per_mtok=15.0, confirm_above_usd=one * 2.5
+    )
+    digester = ModelDigester(client)
+    fake.queue(*[fake.json(GOOD)] * 5)
+    results = [digester(session(), extract(session())) for _ in range(4)]
+    assert [r.extractor.startswith("model:") for r in results] == [True, True, False, False]
+    assert results[2].extractor.startswith("offline (model not used: this run needs")
+    assert results[2].warning and "--yes" in results[2].warning
+    assert len(fake.requests) == 2
+    confirmed = ModelDigester(client, confirmed=True)
+    assert confirmed(session(), extract(session())).extractor.startswith("model:")
+
+
+def test_an_unknown_price_is_never_spent_without_confirmation(fake: FakeProvider) -> None:
+    client = fake.client()
+    object.__setattr__(client.config, "price_in_per_mtok", None)  # as for a remote URL
+    digest = ModelDigester(client)(session(), extract(session()))
+    assert "model not used" in digest.extractor and "unknown" in digest.extractor
+    assert fake.requests == []

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from mnemex.errors import ModelAuthError, ModelError
+from mnemex.errors import CostConfirmationRequired, ModelAuthError, ModelError
 from mnemex.harvest.digest import (
     MAX_DEAD_ENDS,
     MAX_DECISIONS,
@@ -38,6 +38,7 @@ from mnemex.models import (
     Estimate,
     Message,
     ModelClient,
+    check_budget,
     complete_json,
     estimate_cost,
     estimate_tokens,
@@ -302,14 +303,18 @@ def _merge(offline: Digest, answer: dict[str, Any], extractor: str) -> ModelDige
     )
 
 
-def offline_fallback(offline: Digest, reason: str) -> ModelDigest:
-    """The offline digest, marked as used because the model failed (``reason`` says how)."""
+def offline_fallback(offline: Digest, reason: str, *, used: bool = True) -> ModelDigest:
+    """The offline digest, marked as standing in for a model digest: the model failed
+    (``used``) or was not asked (the cost gate). ``extractor`` starts with ``offline (``
+    either way, so a later run with a working model can tell it apart from a plain
+    offline digest and write it again."""
     values = {f.name: getattr(offline, f.name) for f in fields(Digest)}
     short = _one_line(reason, 160)
+    what = "model failed" if used else "model not used"
     return ModelDigest(
         **values,
-        extractor=f"offline (model failed: {short})",
-        warning=f"model digest failed, offline digest used: {short}",
+        extractor=f"offline ({what}: {short})",
+        warning=f"{what}, offline digest written: {short}",
     )
 
 
@@ -372,17 +377,34 @@ def estimate_digest_cost(sessions: Iterable[Session], client: ModelClient) -> Es
 
 
 class ModelDigester:
-    """:func:`model_digest` for a whole harvest run: once the key is refused, the rest of the
-    run goes straight to the offline digest (one refusal, not one failed call per session)."""
+    """:func:`model_digest` for a whole harvest run, with the run's cost gate.
 
-    def __init__(self, client: ModelClient, budget_tokens: int | None = None) -> None:
+    Unless ``confirmed``, each session's estimated cost is added to the run's total and a
+    session that would take the total above ``confirm_above_usd`` (or any session, when the
+    price is unknown) gets the offline digest, marked ``offline (model not used: ...)``,
+    instead of a model call. Once the key is refused, the rest of the run goes straight to
+    the offline digest (one refusal, not one failed call per session).
+    """
+
+    def __init__(
+        self, client: ModelClient, budget_tokens: int | None = None, *, confirmed: bool = False
+    ) -> None:
         self.client = client
         self.budget_tokens = budget_tokens
+        self.confirmed = confirmed
+        self.estimated = estimate_cost(client, 0, 0, calls=0)
         self.refused: str | None = None
 
     def __call__(self, session: Session, offline_digest: Digest) -> ModelDigest:
         if self.refused is not None:
             return offline_fallback(offline_digest, self.refused)
+        if not self.confirmed:
+            total = self.estimated + estimate_digest_cost([session], self.client)
+            try:
+                check_budget(self.client, total, confirmed=False)
+            except CostConfirmationRequired as exc:
+                return offline_fallback(offline_digest, str(exc), used=False)
+            self.estimated = total
         try:
             return _written(session, offline_digest, self.client, self.budget_tokens)
         except ModelAuthError as exc:

@@ -149,14 +149,21 @@ _GENERIC_NOUNS = _words(
     """company university release version database project data file system user code world
     community team support result number point value question answer paper talk news
     software record document page section example problem issue change feature level group
-    information process service product country city government business market"""
+    information process service product country city government business market summary
+    folder machine memory source session operation writing optional file line name text
+    list table key type word note link path test output input default option setting
+    case order form rule step state reason detail content image title author date end
+    start side area place home room family child life history story idea fact view"""
 )
+_DETERMINERS = _words("""the a an this that each every its their our your his her""")
 _CONNECTORS = _words("""of for de van von der la du da di""")
 
 _ABBREV_END_RE = re.compile(
     r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|\b[A-Z]\.)$"
 )
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_TABLE_ROW_RE = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
 _TOKEN_RE = re.compile(
@@ -264,7 +271,12 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
 
 
 def _units(text: str) -> Iterable[tuple[str, bool]]:
-    """Paragraphs with wrapped lines joined; a heading, list item or title line stands alone."""
+    """Paragraphs with wrapped lines joined; a heading, list item or title line stands alone.
+
+    Fenced code and table rows are left out: they are no sentences, and a table row's many
+    terms would make it look central to the summary."""
+    text = _FENCE_RE.sub("\n\n", text)
+    text = _TABLE_ROW_RE.sub("", text)
     for para in re.split(r"\n\s*\n", text):
         current: list[str] = []
         lines = [ln.strip() for ln in para.splitlines() if ln.strip()]
@@ -824,10 +836,13 @@ def _concepts(
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = defaultdict(Counter)
     found_in: dict[str, set[int]] = defaultdict(set)
+    with_determiner: Counter[str] = Counter()  # "the workload": a noun, not "reports"
     for s in sentences:
         # a phrase in a heading counts (headings name what a source is about) but a
         # heading is no evidence
-        for run in _content_runs(s, lower_counts, entity_words):
+        for run, determined in _content_runs(s, entity_words):
+            if determined:  # the head of "the ingest workload" is a noun
+                with_determiner[_fold(run[-1])] += 1
             for n in (1, 2, 3):
                 for k in range(len(run) - n + 1):
                     gram = run[k : k + n]
@@ -841,8 +856,9 @@ def _concepts(
         words = key.split()
         if not found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in _STOPWORDS:
             continue
-        # "applies columnar compression": a phrase led by a verb in -s is no noun phrase
-        if len(words) > 1 and re.search(r"[^su]s$", words[0]):
+        # "applies columnar compression", "workload exercises downsampling": a word in -s
+        # before the head is a verb, not a modifier
+        if any(re.search(r"[^su]s$", w) and "-" not in w for w in words[:-1]):
             continue
         if set(words) <= entity_words:
             continue
@@ -850,7 +866,8 @@ def _concepts(
             if key in _GENERIC_NOUNS:
                 continue
             nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
-            if not ((count >= 2 and nounish and len(key) > 6) or (count >= 4 and len(key) > 5)):
+            common = count >= 4 and len(key) > 5 and with_determiner[key] >= 2
+            if not ((count >= 2 and nounish and len(key) > 6) or common):
                 continue
         elif count < 2 and not _term_like(words):
             continue
@@ -906,47 +923,50 @@ def _term_like(words: list[str]) -> bool:
     )
 
 
-def _content_runs(
-    sentence: _Sentence, lower_counts: Counter[str], names: set[str]
-) -> list[list[str]]:
-    """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation.
+def _content_runs(sentence: _Sentence, names: set[str]) -> list[tuple[list[str], bool]]:
+    """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation,
+    each with whether a determiner ("the", "a", "each") stands right before it.
 
     A sentence's capitalised first word counts as a content word unless it is part of a
     name ("Compaction merges..." but not "Tidewater compacts...")."""
-    runs: list[list[str]] = []
+    runs: list[tuple[list[str], bool]] = []
     current: list[str] = []
+    determined = False
     text = sentence.text
     prev_end = None
+    prev_word = ""
     for idx, (tok, start, end) in enumerate(sentence.tokens):
         word = tok.lower()
         gap = text[prev_end:start] if prev_end is not None else ""
         prev_end = end
-        sentence_start_common = (
-            idx == 0
-            and tok[:1].isupper()
-            and not tok.isupper()
-            and (lower_counts[word] > 0 or word not in names)
-            and word not in names
-        )
+        first_capital = idx == 0 and tok[:1].isupper() and not tok.isupper()
         usable = (
-            (tok[:1].islower() or sentence_start_common)
+            (tok[:1].islower() or (first_capital and word not in names))
             and word not in _STOPWORDS
             and len(word) > 2
             and not word[:1].isdigit()
         )
         if gap.strip() or not usable:
             if current:
-                runs.append(current)
+                runs.append((current, determined))
             current = []
         if usable:
+            if not current:
+                determined = prev_word in _DETERMINERS and not gap.strip()
             current.append(word)
+        prev_word = word
     if current:
-        runs.append(current)
+        runs.append((current, determined))
     return runs
 
 
 def _overlaps(a: str, b: str) -> bool:
-    return f" {a} " in f" {b} " or f" {b} " in f" {a} "
+    """One phrase inside the other, or two words in a row in common (the same term
+    cut two ways: "general key-value store", "key-value store wastes")."""
+    if f" {a} " in f" {b} " or f" {b} " in f" {a} ":
+        return True
+    pairs_a = set(itertools.pairwise(a.split()))
+    return bool(pairs_a & set(itertools.pairwise(b.split())))
 
 
 def _concept_name(key: str, forms: Counter[str]) -> str:

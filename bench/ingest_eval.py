@@ -1,6 +1,7 @@
 """Ingest quality on the KestrelDB corpus: pages per source, duplicates, broken links, recall@5.
 
     python bench/ingest_eval.py [--corpus tests/ingest/corpus] [--embedder minilm] [--keep DIR]
+                                [--slug-only]
 
 Ingests each corpus file one at a time (one plan and one commit per source, as a user
 running ``mnemex ingest FILE`` twelve times would) with the offline extractor into a
@@ -14,6 +15,9 @@ fresh vault, then measures against ``golden.json``:
 - broken links: unresolved ``[[links]]`` in the written wiki (kept originals excluded);
 - recall@5: a question is a hit when the top 5 of ``search`` (hybrid, the vault's
   embedder) hold one of its answering pages or the summary of one of its sources.
+
+``--slug-only`` replaces resolution by an exact file-name match (what a naive ingester
+does), to show what the resolver is worth.
 """
 
 from __future__ import annotations
@@ -26,13 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.brain import Brain
+from mnemex.ingest import plan as plan_module
 from mnemex.ingest.apply import apply_plan
 from mnemex.ingest.extract import extract_offline
+from mnemex.ingest.model import PlannedPage
 from mnemex.ingest.plan import Planner
 from mnemex.ingest.readers import read_source
-from mnemex.ingest.resolve import normalise_name
+from mnemex.ingest.resolve import Match, NameTable, normalise_name
 from mnemex.retrieve.search import search
-from mnemex.vault import Vault, init_vault
+from mnemex.vault import Vault, init_vault, slugify
 from mnemex.vault.markdown import parse_note
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,12 +156,24 @@ def recall_at_5(
     }
 
 
+def slug_only(page: PlannedPage, table: NameTable) -> Match:
+    """Resolution by file name alone: the baseline the resolver is measured against."""
+    folder = "entities" if page.kind == "entity" else "concepts"
+    for path, entry in table.entries.items():
+        if path.endswith(f"/{folder}/{slugify(page.name)}.md"):
+            return Match("merge", entry, 1.0, "same slug")
+    return Match("new")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests/ingest/corpus")
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--keep", type=Path, help="Build the vault here and keep it.")
+    parser.add_argument("--slug-only", action="store_true", help="Baseline: match by slug only.")
     args = parser.parse_args()
+    if args.slug_only:
+        plan_module.resolve_page = slug_only  # type: ignore[assignment]
     golden = json.loads((args.corpus / "golden.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp) / "vault"

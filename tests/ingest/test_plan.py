@@ -278,3 +278,12 @@ def test_a_close_name_whose_text_differs_is_only_a_possible_duplicate(root: Path
     assert "wiki/general/entities/northgate-systems-laboratory.md" in result["create"]  # type: ignore[operator]
     [pair] = json.loads(read(root, DUPLICATES_FILE))["pairs"]
     assert "fuzzy name" in pair["reason"] and "embedding" in pair["reason"]
+
+
+def test_names_that_differ_only_in_a_number_are_never_merged() -> None:
+    table = NameTable(
+        [NameEntry("wiki/g/entities/kestrel-1-0.md", "entity", "Kestrel 1.0", "product")]
+    )
+    match = resolve_page(page("Kestrel 2.0", type_="product"), table)
+    assert match.decision == "grey" and not match.confirmable
+    assert "different numbers" in match.reason

@@ -61,6 +61,7 @@ _COMPANY_SUFFIXES = frozenset(
 _LEADING = frozenset({"the", "a", "an"})
 #: Small words an acronym leaves out ("Northgate Institute of Technology" is NIT).
 _ACRONYM_SKIPS = frozenset({"of", "and", "for", "the", "in", "on", "de", "at"})
+_NUMBER_RE = re.compile(r"\d+")
 _WORD_RE = re.compile(r"[a-z0-9]+")
 #: Entity types that say nothing: compatible with any specific type.
 _VAGUE_TYPES = frozenset({"", "thing", "other"})
@@ -245,7 +246,9 @@ def resolve_page(page: PlannedPage, table: NameTable) -> Match:
             if _same_type(page, entry):
                 return Match("merge", entry, 1.0, f"same name {key!r}")
             if _kind_of(page) != entry.kind and grey is None:
-                grey = Match("grey", entry, 0.9, f"same name {key!r}, {entry.kind} vs concept")
+                grey = Match(
+                    "grey", entry, 0.9, f"same name {key!r}, {_kind_of(page)} vs {entry.kind}"
+                )
     variant = _variant_match(page, keys[0], table)
     if variant is not None:
         return variant
@@ -302,7 +305,7 @@ def _fuzzy_match(page: PlannedPage, keys: list[str], table: NameTable) -> Match 
             if len(word) >= 3:
                 for entry in table.by_word(word):
                     block.setdefault(entry.path, entry)
-    best: tuple[float, NameEntry | None] = (0.0, None)
+    best: tuple[float, NameEntry | None, str, str] = (0.0, None, "", "")
     for entry in block.values():
         for name in entry.names():
             other = normalise_name(name)
@@ -312,14 +315,18 @@ def _fuzzy_match(page: PlannedPage, keys: list[str], table: NameTable) -> Match 
                     continue
                 ratio = matcher.ratio()
                 if ratio > best[0]:
-                    best = (ratio, entry)
-    ratio, found = best
+                    best = (ratio, entry, key, other)
+    ratio, found, key, other = best
     if found is None or ratio < GREY_RATIO:
         return None
+    why = f"fuzzy name {ratio:.2f}"
+    if _NUMBER_RE.findall(key) != _NUMBER_RE.findall(other):
+        # "Kestrel 1.0" and "Kestrel 2.0", "Rust 2018" and "Rust 2021": close names, two things
+        return Match("grey", found, round(ratio, 3), f"{why}, different numbers")
     same = _same_type(page, found)
     if ratio >= MERGE_RATIO and same:
-        return Match("merge", found, round(ratio, 3), f"fuzzy name {ratio:.2f}")
-    why = f"fuzzy name {ratio:.2f}" + ("" if same else ", different type")
+        return Match("merge", found, round(ratio, 3), why)
+    why += "" if same else ", different type"
     return Match("grey", found, round(ratio, 3), why, confirmable=same)
 
 

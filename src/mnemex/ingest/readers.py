@@ -55,6 +55,7 @@ _MAX_CONTROL_SHARE = 0.05
 _ISO_DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _PDF_DATE_RE = re.compile(r"D:(\d{4})(\d{2})(\d{2})")
 _HEADING_RE = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|~])")
 
 
 class SourceReadError(MnemexError):
@@ -450,7 +451,9 @@ def _trafilatura_text(html: str) -> str:
         )
     except (ValueError, TypeError):  # trafilatura gives up on some malformed trees
         return ""
-    return text or ""
+    # Its markdown backslash-escapes punctuation ("\\<|im\\_start|>", "snake\\_case"): undo
+    # that, or an impersonation marker would slip past the escaping in _clean_text.
+    return _MD_ESCAPE_RE.sub(r"\1", text or "")
 
 
 # --- PDF -------------------------------------------------------------------------------

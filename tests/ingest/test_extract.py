@@ -183,3 +183,27 @@ def test_a_hundred_pages_of_text_extract_in_a_few_seconds(chars: int) -> None:
     ex = extract_offline(doc)
     assert time.perf_counter() - start < 5
     assert len(ex.pages) <= 30
+
+
+BRIDGE = """# The Marlow Bridge
+
+The Marlow Bridge is a cable-stayed bridge over the river Wend, built by Castellan
+Engineering Ltd. for the Wendshire County Council (WCC). Its chief engineer, Prof. Amelia
+Okonkwo-Hart, said the riverbed could not carry piers. According to Castellan, flooding cost
+the project four months. The WCC approved the plan in 2018.
+
+"We built it to last a hundred years," Okonkwo-Hart said. The Okonkwo-Hart Prize, a student
+award named after her, was announced the same day.
+"""
+
+
+def test_a_company_by_its_short_name_a_place_and_a_prize_named_after_a_person() -> None:
+    ex = extract_offline(read_text_source(BRIDGE))
+    assert "Castellan" in _page(ex, "Castellan Engineering").aliases
+    assert _page(ex, "Castellan Engineering").type == "organization"
+    assert _page(ex, "Marlow Bridge").type == "place"
+    person = _page(ex, "Amelia Okonkwo-Hart")
+    assert person.type == "person" and "Okonkwo-Hart" in person.aliases
+    prize = _page(ex, "Okonkwo-Hart Prize")
+    assert prize.type != "person" and "Okonkwo-Hart Prize" not in person.aliases
+    assert "WCC" in _page(ex, "Wendshire County Council").aliases

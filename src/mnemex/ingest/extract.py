@@ -100,9 +100,16 @@ _PROJECT_WORDS = _words(
 )
 _PERSON_WORDS = _words(
     """said says told student students director manager engineer professor founder maintainer
-    researcher author chair ceo cto she he her his herself himself doctoral scientist
-    developer designer writer editor colleague"""
+    researcher author chair ceo cto doctoral scientist developer designer writer editor
+    colleague"""
 )
+#: A name ending in one of these is a place, whatever else it is named after.
+_PLACE_WORDS = _words(
+    """bridge river street road avenue square park city town village county province state
+    mountain mount lake island bay valley station airport harbour harbor port district"""
+)
+#: Prizes and the like: never a person, even when named after one.
+_AWARD_WORDS = _words("""prize award medal fellowship scholarship grant lecture chair""")
 _PLACE_PREPOSITIONS = _words("""in at from to near outside across""")
 _ORG_CONTEXT = _words(
     """company foundation university institute lab organisation organization non-profit firm
@@ -591,6 +598,11 @@ def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[_
             if len(fits) == 1:
                 uf.union(fits[0], key)
                 continue
+            # "Castellan" → the one organisation named "Castellan ..."
+            orgs = [k for k, m in multi.items() if m.words[0] == word and _organisation_name(m)]
+            if len(orgs) == 1 and not fits:
+                uf.union(orgs[0], key)
+                continue
             # an acronym → the one name whose initials it spells
             if word.isupper() and len(word) >= 2:
                 spelled = [k for k, m in multi.items() if _initials(m.words) == word]
@@ -648,13 +660,25 @@ def _merge_stated_aliases(
                 uf.union(_key(a.core), _key(b.core))
 
 
+_NOT_A_SURNAME = (
+    _ORG_WORDS | _TOOL_WORDS | _PROJECT_WORDS | _EVENT_WORDS | _PLACE_WORDS | _AWARD_WORDS
+)
+
+
 def _personal_name(group: _Group) -> bool:
     words = group.words
     return (
         2 <= len(words) <= 3
         and all(w[:1].isupper() and not w.isupper() for w in words)
-        and words[-1].lower() not in _ORG_WORDS | _TOOL_WORDS | _PROJECT_WORDS | _EVENT_WORDS
+        and words[-1].lower() not in _NOT_A_SURNAME
         and not any(w.lower() in _CONNECTORS for w in words)
+    )
+
+
+def _organisation_name(group: _Group) -> bool:
+    last = group.words[-1].lower()
+    return last in _ORG_WORDS or any(
+        m.surface.split()[-1].lower() in _ORG_SUFFIXES for m in group.mentions
     )
 
 
@@ -720,6 +744,10 @@ def _entity_type(
         votes["event"] += 4
     if last in _PROJECT_WORDS:
         votes["project"] += 4
+    if last in _PLACE_WORDS and len(words) > 1:
+        votes["place"] += 4
+    if last in _AWARD_WORDS and len(words) > 1:
+        votes["thing"] += 6
     if last in _PRODUCT_WORDS:
         votes["product"] += 2
     if re.search(r"[a-z][A-Z]", name):  # CamelCase: KestrelDB, KesQL

@@ -5,7 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from mnemex.ingest.extract import MAX_EVIDENCE, extract_offline, page_cap, split_sentences
+from mnemex.ingest.extract import (
+    MAX_EVIDENCE,
+    MAX_SENTENCE_CHARS,
+    extract_offline,
+    page_cap,
+    split_sentences,
+)
 from mnemex.ingest.model import Extraction, PlannedPage, SourceDoc
 from mnemex.ingest.readers import read_source, read_sources, read_text_source
 
@@ -207,3 +213,10 @@ def test_a_company_by_its_short_name_a_place_and_a_prize_named_after_a_person() 
     prize = _page(ex, "Okonkwo-Hart Prize")
     assert prize.type != "person" and "Okonkwo-Hart Prize" not in person.aliases
     assert "WCC" in _page(ex, "Wendshire County Council").aliases
+
+
+def test_a_run_on_text_without_punctuation_is_quoted_in_readable_pieces() -> None:
+    words = ("alpha Beta gamma Delta Corp holds the line of " * 4000).strip()
+    ex = extract_offline(read_text_source(words, format="text"))
+    quotes = [*ex.summary, *(f.text for p in ex.pages for f in p.facts)]
+    assert quotes and all(len(q) <= MAX_SENTENCE_CHARS for q in quotes)

@@ -299,3 +299,15 @@ def test_html_markdown_escapes_are_undone_so_names_read_plainly() -> None:
     )
     doc = read_text_source(html, format="html")
     assert "write_batch" in doc.text and "\\_" not in doc.text
+
+
+def test_reading_html_opens_no_network_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a reader tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    doc = read_source(CORPUS / "02-origins-at-northgate.html")
+    assert "summer of fsync bugs" in doc.text

@@ -40,6 +40,7 @@ from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
 
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
 MAX_DESCRIPTION = 400
+MAX_SENTENCE_CHARS = 600  # longer runs are cut, so every quote stays readable
 
 
 def _words(text: str) -> frozenset[str]:
@@ -258,7 +259,7 @@ def split_sentences(text: str) -> list[_Sentence]:
     out: list[_Sentence] = []
     for unit, heading in _units(text):
         pieces = [unit] if heading else _split_unit(unit)
-        for piece in pieces:
+        for piece in (part for whole in pieces for part in _bounded(whole)):
             piece = piece.strip()
             if piece:
                 sentence = _Sentence(piece, len(out), heading)
@@ -313,6 +314,18 @@ def _units(text: str) -> Iterable[tuple[str, bool]]:
             # a one-line paragraph that ends no sentence is a title ("An interview with ...")
             lone = len(lines) == 1 and len(lines[0]) <= 100 and not re.search(r"[.!?]$", lines[0])
             yield " ".join(current), lone
+
+
+def _bounded(text: str) -> list[str]:
+    """A run-on "sentence" (no punctuation for pages) cut at spaces into quotable pieces."""
+    pieces = []
+    while len(text) > MAX_SENTENCE_CHARS:
+        cut = text.rfind(" ", MAX_SENTENCE_CHARS // 2, MAX_SENTENCE_CHARS)
+        cut = cut if cut > 0 else MAX_SENTENCE_CHARS
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip()
+    pieces.append(text)
+    return pieces
 
 
 def _split_unit(unit: str) -> list[str]:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 from test_plan_support import commits, fake_extract, git_vault
+from tests.models.fake_provider import Canned, FakeProvider, Recorded
 
 from mnemex.cli import cli
 from mnemex.ingest import run as ingest_run
+
+CORPUS = Path(__file__).parent / "corpus"
 
 
 @pytest.fixture
@@ -84,3 +88,63 @@ def test_an_update_preview_carries_a_unified_diff(root: Path, sources: Path) -> 
     result = mnemex(root, "ingest", str(sources / "b-interview.txt"), "--preview")
     assert "update wiki/general/entities/priya-raman.md" in result.output
     assert "+- Priya Raman spoke about compaction." in result.output
+
+
+OUTLINE = {
+    "summary": ["Hollis Analytics sells Kestrel Cloud.", "Tomas Hollis founded it in 2020."],
+    "pages": [
+        {
+            "name": "Hollis Analytics",
+            "kind": "entity",
+            "type": "organization",
+            "aliases": [],
+            "description": "A company in Rotterdam that sells Kestrel Cloud.",
+        },
+        {
+            "name": "Tomas Hollis",
+            "kind": "entity",
+            "type": "person",
+            "aliases": ["Hollis"],
+            "description": "The founder of Hollis Analytics.",
+        },
+    ],
+}
+BATCH = {
+    "facts": [{"page": "Tomas Hollis", "fact": "Tomas Hollis founded Hollis Analytics in 2020."}],
+    "relations": [{"a": "Tomas Hollis", "relation": "founded", "b": "Hollis Analytics"}],
+    "key_points": ["Three employees are KestrelDB maintainers."],
+}
+
+
+def answer(fake: FakeProvider) -> Callable[[Recorded], Canned]:
+    return lambda request: fake.json(BATCH if "Here is part" in request.prompt_text() else OUTLINE)
+
+
+def test_a_model_run_above_the_limit_needs_yes_and_then_extracts_with_the_model(
+    root: Path, sources: Path
+) -> None:
+    with FakeProvider() as fake:
+        fake.write_config(root, price_in_per_mtok=1000.0, confirm_above_usd=0.01)
+        source = str(CORPUS / "07-hollis-analytics.md")
+        refused = mnemex(root, "ingest", source)
+        assert refused.exit_code == 1 and "--yes" in refused.output
+        assert fake.requests == []
+        assert not list((root / "wiki/general/summaries").glob("*.md"))
+        fake.queue(*[answer(fake)] * 4)
+        done = as_json(mnemex(root, "ingest", source, "--yes", "--json"))
+    assert done["cost"]["model"]
+    assert done["cost"]["estimated_usd"] > 0.01
+    [summary] = (root / "wiki/general/summaries").glob("*.md")
+    assert "extractor: model:" in summary.read_text(encoding="utf-8")
+    person = (root / "wiki/general/entities/tomas-hollis.md").read_text(encoding="utf-8")
+    assert "- Tomas Hollis founded Hollis Analytics in 2020. ([[summaries/" in person
+
+
+def test_offline_ignores_a_configured_model(root: Path, sources: Path) -> None:
+    with FakeProvider() as fake:
+        fake.write_config(root)
+        result = as_json(
+            mnemex(root, "ingest", str(sources / "a-overview.md"), "--offline", "--json")
+        )
+        assert fake.requests == []
+    assert result["cost"]["estimated_usd"] == 0.0 and result["report"]["created"] >= 3

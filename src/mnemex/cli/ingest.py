@@ -45,7 +45,11 @@ def _print(result: dict[str, Any]) -> None:
     )
     if not applied:
         cost = result["cost"]
-        click.echo(f"estimated cost: ${cost['estimated_usd']:.2f} ({', '.join(cost['extractor'])})")
+        usd = cost["estimated_usd"]
+        shown = "unknown" if usd is None else f"${usd:.2f}"
+        click.echo(
+            f"estimated cost: {shown} ({cost.get('estimate') or ', '.join(cost['extractor'])})"
+        )
         click.echo(f"plan: {counts}; nothing written (run without --preview to apply)")
         return
     commit = result.get("commit", {})
@@ -57,24 +61,31 @@ def _print(result: dict[str, Any]) -> None:
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--domain", help="The knowledge domain to ingest into (default: the vault's first).")
 @click.option("--preview", is_flag=True, help="Show the plan (with diffs); write nothing.")
-@click.option(
-    "--yes", is_flag=True, help="Apply without asking (the offline extractor never asks)."
-)
+@click.option("--yes", is_flag=True, help="Confirm a model run estimated above confirm_above_usd.")
+@click.option("--offline", is_flag=True, help="Use the offline extractor even if a model is set.")
 @json_option
 @pass_app
 @handle_errors
 def ingest(
-    app: Context, path: Path, domain: str | None, preview: bool, yes: bool, as_json: bool
+    app: Context,
+    path: Path,
+    domain: str | None,
+    preview: bool,
+    yes: bool,
+    offline: bool,
+    as_json: bool,
 ) -> None:
     """Ingest PATH (a file, or a folder of md, txt, html and pdf files) into the wiki.
 
     Each source gets a summary page; the people, tools and ideas in it get entity
     and concept pages, merged into the pages that already exist. A folder is one
     commit; a file that cannot be read is counted failed and the rest go on.
+    With a [model] in mnemex.toml the model extracts (also for --preview): the run's
+    cost is estimated first and needs --yes above confirm_above_usd.
     """
     from mnemex.ingest.run import ingest_path
 
-    result = ingest_path(app.brain, path, domain, apply=not preview)
+    result = ingest_path(app.brain, path, domain, apply=not preview, confirmed=yes, offline=offline)
     emit(result, as_json, lambda: _print(result))
     if result["report"]["failed"]:
         raise SystemExit(1)

@@ -89,11 +89,53 @@ def ingest_path(
     domain: str | None = None,
     apply: bool = False,
     extractor: Extractor | None = None,
+    confirmed: bool = False,
+    offline: bool = False,
 ) -> dict[str, Any]:
-    """Ingest a file, or every source file of a folder (the CLI reads any path the user names)."""
+    """Ingest a file, or every source file of a folder (the CLI reads any path the user names).
+
+    With a ``[model]`` in ``mnemex.toml`` (and not ``offline``) the sources are extracted by
+    the model: the run's cost is estimated first and refused above ``confirm_above_usd``
+    unless ``confirmed``. A preview with a model runs the model too (that is what it shows).
+
+    Raises:
+        CostConfirmationRequired: a model run above the limit, not confirmed.
+    """
     name = pick_domain(brain.vault, domain)
-    plan = plan_docs(brain, read_sources(path.expanduser()), name, extractor)
-    return run(brain, plan, apply)
+    docs = list(read_sources(path.expanduser()))
+    cost: dict[str, Any] = {"extractor": ["offline"], "estimated_usd": 0.0}
+    if extractor is None and not offline:
+        extractor, cost = _model_extractor(brain.vault, docs, confirmed)
+    plan = plan_docs(brain, docs, name, extractor)
+    result = run(brain, plan, apply)
+    if extractor is not None:
+        result["cost"] = {**cost, "extractor": result["cost"]["extractor"]}
+    return result
+
+
+def _model_extractor(
+    vault: Vault, docs: list[SourceDoc | ReadFailure], confirmed: bool
+) -> tuple[Extractor | None, dict[str, Any]]:
+    """The configured model as the extractor, after estimating and gating the run's cost."""
+    from mnemex.models import Estimate, check_budget, load_model
+
+    offline_cost: dict[str, Any] = {"extractor": ["offline"], "estimated_usd": 0.0}
+    client = load_model(vault)
+    if client is None:
+        return None, offline_cost
+    from mnemex.ingest.model_extract import estimate_ingest_cost, extract_with_model
+
+    estimate = Estimate(0, 0, 0.0, 0)
+    for doc in docs:
+        if isinstance(doc, SourceDoc):
+            estimate = estimate + estimate_ingest_cost(doc, client)
+    check_budget(client, estimate, confirmed)
+    cost = {
+        "model": client.identity,
+        "estimated_usd": estimate.usd,
+        "estimate": estimate.describe(),
+    }
+    return (lambda doc: extract_with_model(doc, client)), cost
 
 
 # -- MCP: preview -> plan_id -> apply -----------------------------------------

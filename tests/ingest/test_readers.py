@@ -5,7 +5,7 @@ import io
 from pathlib import Path
 
 import pytest
-from pdfgen import make_text_pdf
+from pdfgen import make_pdf, make_text_pdf
 from pypdf import PdfReader, PdfWriter
 
 from mnemex.ingest.model import SourceDoc
@@ -311,3 +311,18 @@ def test_reading_html_opens_no_network_connection(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(socket, "create_connection", refuse)
     doc = read_source(CORPUS / "02-origins-at-northgate.html")
     assert "summer of fsync bugs" in doc.text
+
+
+def test_pdf_words_broken_at_line_ends_are_joined(tmp_path: Path) -> None:
+    lines = [
+        "Tidewater applies compres-",
+        "sion to old segments; time-",
+        "series data compress well. Columnar compression is new.",
+    ]
+    path = tmp_path / "hyphens.pdf"
+    path.write_bytes(make_pdf([lines], title="Microsoft Word - draft3.docx"))
+    doc = read_source(path)
+    text = doc.text.replace("\n", " ")
+    assert "applies compression to old segments" in text  # spelled so elsewhere
+    assert "time-series data" in text  # a real hyphen stays
+    assert doc.title == "Hyphens"  # the tool's file name is no title; the long first line neither

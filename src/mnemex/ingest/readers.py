@@ -55,6 +55,10 @@ _MAX_CONTROL_SHARE = 0.05
 _ISO_DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _PDF_DATE_RE = re.compile(r"D:(\d{4})(\d{2})(\d{2})")
 _HEADING_RE = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_LINE_HYPHEN_RE = re.compile(r"([A-Za-z]{2,})-[ \t]*\n[ \t]*([a-z]{2,})")
+_TOOL_TITLE_RE = re.compile(
+    r"^(Microsoft \w+ - )|\.(docx?|odt|pdf|tex|rtf|pages|indd)$|^untitled$", re.I
+)
 _MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|~])")
 
 
@@ -478,11 +482,14 @@ def _read_pdf(raw: bytes, path: str) -> SourceDoc:
         # RecursionError...) on damaged files; any of them means "broken PDF".
         except Exception as exc:
             raise SourceReadError(f"{path}: broken PDF ({type(exc).__name__}: {exc})") from exc
-    text = "\n\n".join(page.strip() for page in pages)
+    text = _dehyphenate("\n\n".join(page.strip() for page in pages))
     if not text.strip():
         raise SourceReadError(f"{path}: no extractable text in the PDF (scanned? OCR it first)")
     first_line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    title = (info.title if info else None) or (first_line if len(first_line) <= 100 else "")
+    stated = str(info.title).strip() if info and info.title else ""
+    if _TOOL_TITLE_RE.search(stated):
+        stated = ""  # "Microsoft Word - draft3.docx" is the file, not the title
+    title = stated or (first_line if len(first_line) <= 100 else "")
     doc = _new_doc(raw, path, "pdf", str(title), text)
     doc.pages = len(pages)
     if info:
@@ -490,6 +497,18 @@ def _read_pdf(raw: bytes, path: str) -> SourceDoc:
         doc.date = _iso_date(info.get("/CreationDate"))
     doc.warnings.extend(f"{path}: {w.message}" for w in caught[:5])
     return doc
+
+
+def _dehyphenate(text: str) -> str:
+    """Join words a PDF broke at a line end: "compres-\nsion" is "compression" when the
+    source spells it so elsewhere; otherwise the hyphen was real ("time-\nseries")."""
+    plain = set(re.findall(r"[a-z]{4,}", text))
+
+    def join(match: re.Match[str]) -> str:
+        head, tail = match.group(1), match.group(2)
+        return head + tail if (head + tail).lower() in plain else f"{head}-{tail}"
+
+    return _LINE_HYPHEN_RE.sub(join, text)
 
 
 def _decrypts_without_password(reader: Any) -> bool:

@@ -2,7 +2,7 @@
 
 Use it in any test that needs a model (``from tests.models.fake_provider import FakeProvider``
 from the repository root, or ``from fake_provider import FakeProvider`` inside
-``tests/models``)::
+``tests/models``); import ``fake_provider_fixture`` too for a ``fake`` fixture::
 
     with FakeProvider() as fake:
         fake.queue(fake.json({"title": "x"}), fake.status(429, retry_after=2), fake.text("hi"))
@@ -25,15 +25,18 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+import pytest
+
 from mnemex.models import ModelClient, parse_model_config
 
+PROVIDERS = ("openai", "anthropic", "gemini")
 _GEMINI_PATH = re.compile(r"^/v1beta/models/(?P<model>[^/:]+):generateContent$")
 _FINISH = {
     "openai": {"stop": "stop", "length": "length"},
@@ -369,4 +372,12 @@ def _handler_for(fake: FakeProvider) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-__all__ = ["Canned", "FakeProvider", "Recorded"]
+@pytest.fixture(name="fake")
+def fake_provider_fixture() -> Iterator[FakeProvider]:
+    """The ``fake`` fixture: import this function into a test module to use it (a conftest
+    here would shadow ``tests/conftest.py`` for the tests that import from it)."""
+    with FakeProvider() as server:
+        yield server
+
+
+__all__ = ["PROVIDERS", "Canned", "FakeProvider", "Recorded", "fake_provider_fixture"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_provider import FakeProvider, Recorded
+from fake_provider import FakeProvider, Recorded, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.errors import CostConfirmationRequired
 from mnemex.harvest.digest import extract

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake_provider import FakeProvider
+from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 import mnemex.models as models
 from mnemex.config import Settings

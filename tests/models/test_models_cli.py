@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_provider import FakeProvider
+from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.cli import cli
 from mnemex.models import Message, load_model

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_provider import FakeProvider
+from fake_provider import PROVIDERS, FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
-from conftest import PROVIDERS
 from mnemex.errors import ModelAuthError, ModelError, ModelOutputError, ModelUnavailable
 from mnemex.models import Message, ledger_path, ledger_totals, load_model
 from mnemex.vault import Vault

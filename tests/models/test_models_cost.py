@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fake_provider import FakeProvider
+from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.errors import CostConfirmationRequired
 from mnemex.models import check_budget, estimate_cost, estimate_tokens

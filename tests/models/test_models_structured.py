@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_provider import FakeProvider
+from fake_provider import PROVIDERS, FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
-from conftest import PROVIDERS
 from mnemex.errors import ModelOutputError
 from mnemex.models import Message, check_schema, complete_json, parse_json_answer
 

@@ -68,7 +68,7 @@ def test_ids_are_stable_across_scans_and_follow_the_spec(sick_brain: Brain) -> N
     second = scan(sick_brain.vault, sick_brain.backend).to_dict()
     assert [i["id"] for k in KINDS for i in first[k]] == [i["id"] for k in KINDS for i in second[k]]
     stale = first["stale"][0]
-    assert stale["id"] == issue_id("stale", [ENGINE], "page")
+    assert stale["id"] == issue_id("stale", [ENGINE])
     assert stale["id"].startswith("stale-") and len(stale["id"]) == len("stale-") + 12
 
 
@@ -146,7 +146,7 @@ def test_a_stale_handoff_is_older_than_the_projects_newest_commit(sick: Path) ->
     with open_brain(sick) as brain:
         brain.sync()
         stale = scan(brain.vault, brain.backend).issues["stale"]
-    handoffs = [i for i in stale if i.key == "handoff"]
+    handoffs = [i for i in stale if i.data["what"] == "handoff"]
     assert [i.files for i in handoffs] == [["state/proj/handoffs/laptop-1234abcd/current.md"]]
 
 

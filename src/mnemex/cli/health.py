@@ -6,11 +6,16 @@ its plan (files, diff, links, deletions) and applies only with ``--yes``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
+from mnemex.errors import ConfigError
+
+if TYPE_CHECKING:
+    from mnemex.health import HealthReport
+    from mnemex.vault import Vault
 
 _SHOWN = 20  # issues listed per kind in the text report
 
@@ -32,6 +37,12 @@ def _print_report(data: dict[str, Any]) -> None:
                 click.echo(f"      suggestion: {issue['suggestion']}")
         if len(issues) > _SHOWN:
             click.echo(f"  … {len(issues) - _SHOWN} more (use --json for all)")
+    if data.get("model_pass"):
+        mp = data["model_pass"]
+        click.echo(
+            f"model pass ({mp['estimate']}): {mp['same']} confirmed, {mp['different']} "
+            f"ruled out, {mp['failed']} failed"
+        )
     recorded = data.get("recorded")
     if recorded:
         click.echo(f"recorded in {recorded['path']}")
@@ -44,6 +55,10 @@ def _print_report(data: dict[str, Any]) -> None:
 )
 @click.option("--no-semantic", is_flag=True, help="Skip the vector near-duplicate comparison.")
 @click.option("--all", "include_dismissed", is_flag=True, help="Also list dismissed issues.")
+@click.option(
+    "--confirm", is_flag=True, help="Have the [model] confirm duplicate pairs (estimated first)."
+)
+@click.option("--yes", is_flag=True, help="Accept the model pass's estimated cost.")
 @json_option
 @click.pass_context
 @handle_errors
@@ -53,6 +68,8 @@ def health(
     kinds: tuple[str, ...],
     no_semantic: bool,
     include_dismissed: bool,
+    confirm: bool,
+    yes: bool,
     as_json: bool,
 ) -> None:
     """Scan the brain for what quietly went wrong: broken links, orphans, duplicates, stale
@@ -70,10 +87,23 @@ def health(
         semantic=not no_semantic,
         include_dismissed=include_dismissed,
     )
+    model_pass = _confirm(brain.vault, report, yes) if confirm else None
     data = report.to_dict()
+    if model_pass is not None:
+        data["model_pass"] = model_pass
     if record:
         data["recorded"] = record_scan(brain.vault, report)
     emit(data, as_json, lambda: _print_report(data))
+
+
+def _confirm(vault: Vault, report: HealthReport, yes: bool) -> dict[str, Any]:
+    from mnemex.health.confirm import confirm_duplicates
+    from mnemex.models import load_model
+
+    client = load_model(vault)
+    if client is None:
+        raise ConfigError("--confirm needs a [model] table in mnemex.toml (see `mnemex models`)")
+    return confirm_duplicates(vault, report, client, confirmed=yes)
 
 
 def _print_plan(result: dict[str, Any], command: str) -> None:

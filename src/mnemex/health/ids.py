@@ -51,6 +51,8 @@ class Issue:
     kind: str
     files: list[str]
     detail: str
+    #: tells two issues of one kind on the same files apart (vault format §9: the
+    #: broken target for ``broken_links``, else empty)
     key: str = ""
     suggestion: str | None = None
     #: how sure the checker is (duplicates: the similarity), for ranking

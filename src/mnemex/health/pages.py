@@ -119,7 +119,6 @@ def _drift(path: str, key: str, what: str) -> Issue:
         "index_drift",
         [path],
         f"{path} {what}",
-        key=key,
         suggestion="sync the index (`mnemex index sync`; fixing this issue does it)",
         data={"state": key},
     )

@@ -34,7 +34,7 @@ from mnemex.vault.markdown import split_frontmatter
 #: Defaults of the ``[health]`` table of ``mnemex.toml``.
 DEFAULT_STALE_DAYS = 365
 DEFAULT_DUPLICATE_THRESHOLD = 0.92
-DEFAULT_MAX_DUPLICATES = 200
+DEFAULT_MAX_DUPLICATES = 500
 
 #: How much one issue of a kind weighs in the score (per page of the vault).
 WEIGHTS = {
@@ -255,7 +255,12 @@ def scan(
     for kind in kinds:
         issues: dict[str, Issue] = {}
         for name in sorted(_CHECKERS[kind]):
-            for issue in _CHECKERS[kind][name](context):
+            try:
+                found_now = _CHECKERS[kind][name](context)
+            except Exception:
+                _check_vault_present(vault)  # a vault gone mid-scan is the error to report
+                raise
+            for issue in found_now:
                 issues.setdefault(issue.id, issue)
         found[kind] = sorted(issues.values(), key=_rank)
     _check_vault_present(vault)  # gone while scanning: the findings describe nothing

@@ -1,8 +1,9 @@
 """Stale content: old pages, handoffs behind their project, foundations behind their source.
 
-Each is a ``stale`` checker of its own. Facts with validity dates (a later
-capability) add theirs with ``@register_checker("stale", "facts")`` returning
-issues keyed ``"fact"``; nothing here needs to change for it.
+Each is a ``stale`` checker of its own, and says which in ``data["what"]``. Facts
+with validity dates (a later capability) add theirs with
+``@register_checker("stale", "facts")`` returning issues with ``data={"what":
+"fact"}``; nothing here needs to change for it.
 
 A project's newest commit is the newest git commit touching its folders in the
 vault (``memories/``, ``foundations/``, ``state/`` other than its handoffs) and,
@@ -18,7 +19,7 @@ from pathlib import Path
 from mnemex.errors import VaultError
 from mnemex.foundations import list_foundations
 from mnemex.health.ids import Issue
-from mnemex.health.scan import ScanContext, register_checker
+from mnemex.health.scan import ScanContext, is_page, register_checker
 from mnemex.index.dates import parse_date
 from mnemex.state.projects import known_projects
 
@@ -39,16 +40,18 @@ def _when(value: object) -> dt.datetime | None:
 
 @register_checker("stale", "pages")
 def stale_pages(ctx: ScanContext) -> list[Issue]:
-    """Wiki pages whose ``updated`` (else ``created``, else file time) is older than
-    ``[health] stale_days``."""
+    """Pages whose ``updated`` (else ``created``; for wiki pages, else the file time) is
+    older than ``[health] stale_days``. A user's note is judged only by dates it states."""
     limit = ctx.now - dt.timedelta(days=ctx.settings.stale_days)
     issues = []
     for note in ctx.view.notes.values():
-        if note.kind != "knowledge" or note.folder == "sources":
+        if not is_page(note):
             continue
         fm = note.frontmatter
         when = _when(fm.get("updated")) or _when(fm.get("created"))
         if when is None:
+            if note.kind != "knowledge":
+                continue  # a person's note without dates: its file time says nothing
             when = dt.datetime.fromtimestamp(note.mtime_ns / 1e9, dt.UTC)
         if when < limit:
             days = (ctx.now - when).days
@@ -58,9 +61,8 @@ def stale_pages(ctx: ScanContext) -> list[Issue]:
                     [note.path],
                     f"{note.title!r} was last updated {when.date().isoformat()} ({days} days ago; "
                     f"stale after {ctx.settings.stale_days})",
-                    key="page",
                     suggestion="re-ingest its sources or review it, then update it",
-                    data={"updated": when.isoformat(timespec="seconds")},
+                    data={"what": "page", "updated": when.isoformat(timespec="seconds")},
                 )
             )
     return issues
@@ -132,7 +134,7 @@ def stale_handoffs(ctx: ScanContext) -> list[Issue]:
                         f"handoff of {project} saved {updated.isoformat(timespec='minutes')}, "
                         "before the project's newest commit "
                         f"({newest.isoformat(timespec='minutes')} in {where})",
-                        key="handoff",
+                        data={"what": "handoff", "newest_commit": newest.isoformat()},
                         suggestion="save a new handoff from that machine (`mnemex handoff save`)",
                     )
                 )
@@ -161,7 +163,7 @@ def stale_foundations(ctx: ScanContext) -> list[Issue]:
                         [rel],
                         f"foundation {folder.name}/{doc.get('slug')}: its source "
                         f"{doc.get('source')} changed since it was added (sha256 differs)",
-                        key="foundation",
+                        data={"what": "foundation"},
                         suggestion=f"re-add it: `mnemex foundation add {folder.name} "
                         f"{doc.get('source')}`",
                     )
@@ -173,7 +175,7 @@ def stale_foundations(ctx: ScanContext) -> list[Issue]:
                         [rel],
                         f"foundation {folder.name}/{doc.get('slug')} was changed in the vault "
                         "outside mnemex (bytes differ from manifest.json)",
-                        key="foundation-bytes",
+                        data={"what": "foundation-bytes"},
                         suggestion="restore it from git, or re-add it with `mnemex foundation add`",
                     )
                 )

@@ -11,6 +11,7 @@ the same answer.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -21,6 +22,8 @@ import numpy.typing as npt
 
 from mnemex.index.backend import IndexBackend
 from mnemex.index.sqlite import SQLiteIndex
+
+_LINK_ONLY_RE = re.compile(r"^\s*(\[\[[^\]]*\]\][\s:,;.\-–—]*\w*\s*(\([^)]*\))?\s*)+$")
 
 
 @dataclass
@@ -168,10 +171,29 @@ def load_view(backend: IndexBackend) -> IndexView:
     return IndexView(notes, links, problems)
 
 
+def link_only_chunks(backend: IndexBackend) -> set[int]:
+    """Ids of chunks that are only a link (a ``## Related`` or ``## Sources`` item).
+
+    They are navigation, not content: two pages about different things list the
+    same summaries, and two copies of one page may list different ones.
+    """
+    if isinstance(backend, SQLiteIndex):
+        db = sqlite3.connect(f"file:{backend.path}?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT id, text FROM chunks WHERE ltrim(text) LIKE '[[%'")
+            return {int(r[0]) for r in rows if _LINK_ONLY_RE.match(r[1])}
+        finally:
+            db.close()
+    table = backend.vector_table(backend.get_meta("embedder") or "")
+    chunks = backend.chunks_by_id(int(c) for c in table.chunk_ids)
+    return {cid for cid, c in chunks.items() if _LINK_ONLY_RE.match(str(c["text"]))}
+
+
 def note_vectors(
     backend: IndexBackend, embedder: str, wanted: set[int]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
-    """One unit vector per note among ``wanted`` ids: the mean of its chunks' vectors.
+    """One unit vector per note among ``wanted`` ids: the mean of its content chunks' vectors
+    (link-only chunks left out, unless a page has nothing else).
 
     Returns ``(note ids, matrix)``; notes without vectors are left out.
     """
@@ -179,6 +201,14 @@ def note_vectors(
     if not len(table.note_ids) or table.matrix.shape[1] < 2:
         return np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.float32)
     keep = np.isin(table.note_ids, np.fromiter(wanted, dtype=np.int64, count=len(wanted)))
+    skip = link_only_chunks(backend)
+    if skip:
+        content = keep & ~np.isin(
+            table.chunk_ids, np.fromiter(skip, dtype=np.int64, count=len(skip))
+        )
+        # a page of links only keeps its links: it still has a vector
+        has_content = np.isin(table.note_ids, table.note_ids[content])
+        keep = content | (keep & ~has_content)
     ids = table.note_ids[keep]
     matrix = table.matrix[keep]
     if not len(ids):
@@ -191,4 +221,4 @@ def note_vectors(
     return unique.astype(np.int64), (sums / norms).astype(np.float32)
 
 
-__all__ = ["IndexView", "LinkRow", "NoteRow", "load_view", "note_vectors"]
+__all__ = ["IndexView", "LinkRow", "NoteRow", "link_only_chunks", "load_view", "note_vectors"]

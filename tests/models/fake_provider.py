@@ -157,6 +157,11 @@ class FakeProvider:
         return Canned(status=code, headers=headers, message=message or f"fake HTTP {code}")
 
     @staticmethod
+    def raw_json(value: Any, status: int = 200) -> Canned:
+        """A body sent as it is, whatever the endpoint (a provider's unusual answer)."""
+        return Canned(raw=json.dumps(value).encode(), status=status)
+
+    @staticmethod
     def malformed_body() -> Canned:
         return Canned(raw=b'{"choices": [ this is not json')
 

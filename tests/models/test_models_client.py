@@ -246,3 +246,9 @@ def test_a_nullable_type_becomes_geminis_nullable() -> None:
         "type": "STRING",
         "nullable": True,
     }
+
+
+def test_a_gemini_prompt_blocked_by_safety_says_why(fake: FakeProvider) -> None:
+    fake.queue(fake.raw_json({"promptFeedback": {"blockReason": "SAFETY"}}))
+    with pytest.raises(ModelOutputError, match=r"the prompt was blocked \(SAFETY\)"):
+        fake.client("gemini").complete(HELLO, purpose="t")

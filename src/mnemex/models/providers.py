@@ -267,6 +267,13 @@ class GeminiWire(Wire):
         return Request(f"{self.config.base_url}/models/{model}:generateContent", headers, body)
 
     def parse(self, payload: Any) -> Answer:
+        feedback = payload.get("promptFeedback") if isinstance(payload, dict) else None
+        if (
+            isinstance(feedback, dict)
+            and feedback.get("blockReason")
+            and not payload.get("candidates")
+        ):
+            raise WireFormatError(f"the prompt was blocked ({feedback['blockReason']})")
         try:
             candidate = payload["candidates"][0]
             parts = candidate.get("content", {}).get("parts", [])

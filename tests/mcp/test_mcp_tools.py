@@ -43,6 +43,8 @@ READ_TOOLS |= {"list_foundations", "get_foundation"}  # foundations
 WRITE_TOOLS |= {"propose_foundation"}
 READ_TOOLS |= {"search_memories", "get_digest"}  # memories
 WRITE_TOOLS |= {"forget_memory"}
+READ_TOOLS |= {"get_source", "get_summary"}  # ingest
+WRITE_TOOLS |= {"ingest_text", "ingest_file"}
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from mnemex.health.names import name_key
+from mnemex.health.names import name_keys
 from mnemex.vault.layout import slugify
 
 WORDS = (
@@ -82,10 +82,10 @@ class Builder:
                 name = f"{self.rng.choice(FIRST)} {self.pseudo(self.rng.randint(2, 3))}"
             else:
                 name = f"{self.pseudo(self.rng.randint(2, 3))} {self.rng.choice(WORDS).title()}"
-            key = name_key(name)
+            keys = name_keys(name)
             # no clean name ends in "s": its planted plural must match it alone
-            if key not in self.keys and not name.split()[-1].lower().endswith("s"):
-                self.keys.add(key)
+            if not keys & self.keys and not name.split()[-1].lower().endswith("s"):
+                self.keys |= keys
                 return name
 
     def sentence(self, name: str) -> str:
@@ -274,7 +274,7 @@ def _plant_and_render(
     for i in range(4 * scale):
         t = clean_thing()
         name = f"{t['title']} {QUALIFIERS[i % len(QUALIFIERS)]}"
-        b.keys.add(name_key(name))
+        b.keys |= name_keys(name)
         lead = t["lead"].replace(t["title"], name)
         d = {
             "path": f"wiki/{t['domain']}/{t['folder']}/{slugify(name)}.md",

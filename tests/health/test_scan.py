@@ -191,3 +191,11 @@ def test_an_old_scan_time_is_not_needed_for_stale_pages(sick_brain: Brain) -> No
     later = dt.datetime(2099, 1, 1, tzinfo=dt.UTC)
     stale = scan(sick_brain.vault, sick_brain.backend, now=later).issues["stale"]
     assert len(stale) >= 6  # every page is old by then
+
+
+def test_a_rebuild_of_a_vault_that_vanished_raises_instead_of_reporting_no_pages(
+    sick_brain: Brain,
+) -> None:
+    shutil.rmtree(sick_brain.vault.root)
+    with pytest.raises((VaultError, OSError)):
+        sick_brain.rebuild()

@@ -7,14 +7,14 @@ machine-local and git-ignored like everything under ``.mnemex/`` (vault format Â
 is never synced. ``mnemex forget`` finds it by the session id in its file name.
 
 Nothing unredacted is written. The redaction is the one digests use
-(:func:`mnemex.redact.redact_text`), applied to what a reader sees: for a JSON Lines or JSON
-transcript every string value is redacted after parsing (an escaped ``\\n`` or ``\\"`` in the
-raw bytes would otherwise hide a secret from a pattern), then written back as compact JSON;
-a line that does not parse, and any other text, is redacted as text. Bytes that are not
-UTF-8 become U+FFFD. The result is compressed deterministically (gzip ``mtime=0``) so an
-unchanged session gives the same archive, and ``transcripts/manifest.json`` records the
-transcript hash each archive was made from: an archive whose session did not change is not
-rewritten.
+(:func:`mnemex.redact.redact_text`), applied to what a reader sees: in a JSON Lines or JSON
+transcript every string value is redacted after parsing (an escaped ``\\n`` or ``\\"`` in
+the raw bytes would otherwise hide a secret from a pattern), and a record that held one is
+written back as compact JSON; a line that does not parse, and any other text, is redacted
+as text. Bytes that are not UTF-8 become U+FFFD. The result is gzip-compressed with
+``mtime=0`` (the same session gives the same bytes), and ``transcripts/manifest.json``
+records the transcript hash each archive was made from: an archive whose session did not
+change is not rewritten.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from mnemex.harvest.model import Session
 from mnemex.harvest.readers import sha256_bytes
-from mnemex.redact import redact_text
+from mnemex.redact import find_secrets, redact_text
 from mnemex.vault import Vault
 from mnemex.vault.vault import atomic_write
 
@@ -47,6 +47,16 @@ def archive_path(vault: Vault, session: Session) -> Path:
     return vault.local_dir / ARCHIVE_DIR / _UNSAFE.sub("_", session.harness) / f"{name}.{ext}.gz"
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return []
+
+
 def _redact_value(value: Any) -> Any:
     if isinstance(value, str):
         return redact_text(value)
@@ -58,11 +68,18 @@ def _redact_value(value: Any) -> Any:
 
 
 def _redact_json_text(text: str) -> str | None:
-    """``text`` as compact JSON with every string redacted, or None when it is not JSON."""
+    """``text`` with every JSON string redacted, or None when it is not JSON.
+
+    Most records hold no secret: their strings are scanned together once, and a record with
+    none is kept byte for byte. Only a record with a finding is rewritten, string by string,
+    as compact JSON (scanning the strings together finds at least what scanning each finds).
+    """
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    if not find_secrets("\n".join(_strings(doc))):
+        return text
     return json.dumps(_redact_value(doc), ensure_ascii=False, separators=(",", ":"))
 
 

@@ -22,7 +22,7 @@ from itertools import combinations
 import numpy as np
 
 from mnemex.health.ids import Issue
-from mnemex.health.names import name_key, why_same
+from mnemex.health.names import name_keys, why_same
 from mnemex.health.records import possible_duplicates
 from mnemex.health.scan import ScanContext, is_knowledge, register_checker
 from mnemex.health.view import NoteRow, note_vectors
@@ -67,8 +67,7 @@ def name_pairs(ctx: ScanContext) -> list[Issue]:
         if not is_knowledge(note):
             continue
         for name in _names(note):
-            key = name_key(name)
-            if key:
+            for key in name_keys(name):
                 groups[key].setdefault(note.path, name)
     notes = ctx.view.notes
     found: dict[tuple[str, str], Issue] = {}

@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 
 from mnemex.health.ids import Issue
-from mnemex.health.names import name_key
+from mnemex.health.names import name_keys
 from mnemex.health.scan import (
     HUB_STEMS,
     ScanContext,
@@ -37,8 +37,7 @@ class TolerantNames:
             if note.kind in ("health",) or note.folder == "sources":
                 continue
             for name in (note.stem, note.title, *note.aliases):
-                key = name_key(name)
-                if key:
+                for key in name_keys(name):
                     self.by_key[key].add(note.path)
 
     def match(self, target: str, source: NoteRow | None) -> tuple[str | None, list[str]]:
@@ -48,7 +47,10 @@ class TolerantNames:
             if bare.lower().endswith(suffix):
                 bare = bare[: -len(suffix)]
         last = bare.rsplit("/", 1)[-1]
-        candidates = sorted(self.by_key.get(name_key(last), set()))
+        found: set[str] = set()
+        for key in name_keys(last):
+            found |= self.by_key.get(key, set())
+        candidates = sorted(found)
         if source is not None:
             candidates = [c for c in candidates if c != source.path]
         if len(candidates) == 1:

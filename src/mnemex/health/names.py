@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
 
@@ -47,21 +48,54 @@ def plural_key(text: str) -> str:
     return " ".join(singular(w) for w in words(text))
 
 
-def name_key(text: str) -> str:
-    """:func:`plural_key`, plus a leading honorific dropped (``Dr. Ada`` is ``Ada``)."""
-    parts = [singular(w) for w in words(text)]
+def _naive_singular(word: str) -> str:
+    """Just a final ``s`` dropped: ``Holemis`` -> ``Holemi``, which :func:`singular` keeps
+    (it cannot tell a plural of ``-i`` from ``analysis``)."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not word.isdigit():
+        return word[:-1]
+    return word
+
+
+def _key(text: str, fold: Callable[[str], str]) -> str:
+    parts = [fold(w) for w in words(text)]
     while len(parts) > 1 and parts[0] in HONORIFICS:
         parts = parts[1:]
     return " ".join(parts)
+
+
+def name_key(text: str) -> str:
+    """:func:`plural_key`, plus a leading honorific dropped (``Dr. Ada`` is ``Ada``)."""
+    return _key(text, singular)
+
+
+def name_keys(text: str) -> set[str]:
+    """Every key a name is known by: :func:`name_key`, and the same with a final ``s``
+    simply dropped. Two names are the same when their key sets meet."""
+    return {k for k in (_key(text, singular), _key(text, _naive_singular)) if k}
 
 
 def why_same(a: str, b: str) -> str:
     """Which difference :func:`name_key` ignored to find ``a`` and ``b`` equal."""
     if basic_key(a) == basic_key(b):
         return "differ only in case, accents or hyphens"
-    if plural_key(a) == plural_key(b):
+    if plural_key(a) == plural_key(b) or _plain(a) & _plain(b):
         return "differ only as singular and plural"
     return "differ only by an honorific (Dr, Mr, Prof, ...)"
 
 
-__all__ = ["HONORIFICS", "basic_key", "name_key", "plural_key", "singular", "why_same", "words"]
+def _plain(text: str) -> set[str]:
+    """Keys without the honorific step, to tell plural differences from honorifics."""
+    ws = words(text)
+    return {" ".join(singular(w) for w in ws), " ".join(_naive_singular(w) for w in ws)}
+
+
+__all__ = [
+    "HONORIFICS",
+    "basic_key",
+    "name_key",
+    "name_keys",
+    "plural_key",
+    "singular",
+    "why_same",
+    "words",
+]

@@ -33,7 +33,7 @@ from mnemex.vault.markdown import split_frontmatter
 
 #: Defaults of the ``[health]`` table of ``mnemex.toml``.
 DEFAULT_STALE_DAYS = 365
-DEFAULT_DUPLICATE_THRESHOLD = 0.92
+DEFAULT_DUPLICATE_THRESHOLD = 0.88
 DEFAULT_MAX_DUPLICATES = 500
 
 #: How much one issue of a kind weighs in the score (per page of the vault).

@@ -208,3 +208,17 @@ def test_a_wrong_key_is_raised_not_degraded(fake: FakeProvider) -> None:
     fake.queue(fake.status(401))
     with pytest.raises(ModelAuthError):
         extract_with_model(doc, fake.client("openai"))
+
+
+def test_an_outline_without_pages_falls_back_to_the_offline_page_list(fake: FakeProvider) -> None:
+    doc = read_source(CORPUS / "07-hollis-analytics.md")
+    empty = {"summary": ["A company profile."], "pages": []}
+    batch = {"facts": [{"page": "Tomas Hollis", "fact": "Tomas Hollis founded the company."}]}
+    fake.queue(fake.json(empty), fake.json(batch))
+    ex = extract_with_model(doc, fake.client("openai"))
+    assert ex.summary == ["A company profile."]
+    names = [p.name for p in ex.pages]
+    assert names == [p.name for p in extract_offline(doc).pages]
+    hollis = ex.pages[names.index("Tomas Hollis")]
+    assert [f.text for f in hollis.facts] == ["Tomas Hollis founded the company."]
+    assert "listed no pages" in ex.warnings[0]

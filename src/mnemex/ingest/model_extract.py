@@ -153,10 +153,13 @@ def extract_with_model(
         )
         return fallback
     pages = _outline_pages(outline)
+    warnings: list[str] = []
+    if not pages:  # an outline with no pages would make every batch answer unusable
+        pages = [_bare(p) for p in offline.pages]
+        warnings.append(f"{doc.path}: the model's outline listed no pages; used the offline ones")
     by_key = {_key(n): p for p in pages for n in (p.name, *p.aliases)}
     relations: list[tuple[str, str, str]] = []
     key_points: list[str] = []
-    warnings: list[str] = []
     for index, chunk in enumerate(plan.chunks):
         try:
             answer = complete_json(
@@ -450,6 +453,17 @@ def _set_related(pages: list[PlannedPage], relations: list[tuple[str, str, str]]
             for other in ((b,) if a == page.name else (a,) if b == page.name else ())
             if other in names
         ][:8]
+
+
+def _bare(page: PlannedPage) -> PlannedPage:
+    """An offline page as an outline entry: its names and description, no facts yet."""
+    return PlannedPage(
+        name=page.name,
+        kind=page.kind,
+        type=page.type,
+        aliases=list(page.aliases),
+        description=page.description,
+    )
 
 
 def _copy(extraction: Extraction) -> Extraction:

@@ -172,6 +172,24 @@ def test_forget_deletes_the_archived_transcript(vault: Vault, tmp_path: Path) ->
     assert [p.name for p in _archives(vault)] == ["s2.jsonl.gz"]
 
 
+def test_a_subagent_session_id_is_kept_in_the_archive_name_so_forget_finds_it(
+    vault: Vault,
+) -> None:
+    from mnemex.brain import Brain
+    from mnemex.embed.hashing import HashingEmbedder
+    from mnemex.forget import plan_forget
+
+    harvest_sessions(vault, {"claude-code": ALL["claude-code"]}, settle_seconds=0, archive=True)
+    names = [p.name for p in _archives(vault)]
+    assert "sess-a:agent-f00d.jsonl.gz" in names
+    with Brain(vault, embedder=HashingEmbedder()) as brain:
+        brain.sync()
+        plan = plan_forget(brain, session="sess-a:agent-f00d")
+    assert plan["derived"]["transcripts"] == [
+        ".mnemex/transcripts/claude-code/sess-a:agent-f00d.jsonl.gz"
+    ]
+
+
 def test_archive_true_in_the_settings_turns_the_archive_on(vault: Vault, tmp_path: Path) -> None:
     vault = _settings(vault, "archive = true\n")
     root = tmp_path / "claude"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -35,14 +36,17 @@ from mnemex.vault.vault import atomic_write
 #: Under the vault's ``.mnemex/``; ``mnemex.forget`` looks here too.
 ARCHIVE_DIR = "transcripts"
 MANIFEST = "manifest.json"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+# A session id is kept as it is in the file name (``forget`` finds the archive by it: a Claude
+# Code subagent's id holds a ``:``); only what no file name may hold is replaced, on Windows
+# its reserved characters too.
+_UNSAFE = re.compile(r'[\x00-\x1f/\\<>:"|?*]' if os.name == "nt" else r"[\x00-\x1f/\\]")
 # Aider keeps many sessions in one file; each starts with this header (see readers/aider.py).
 _AIDER_HEADER = re.compile(rb"^# aider chat started at ")
 
 
 def archive_path(vault: Vault, session: Session) -> Path:
     """Where the archive of ``session`` goes (its id made safe for a file name)."""
-    name = _UNSAFE.sub("_", session.id)[:200] or "session"
+    name = _UNSAFE.sub("_", session.id)[:200].lstrip(".") or "session"
     ext = session.source.suffix.lstrip(".") or "txt"
     return vault.local_dir / ARCHIVE_DIR / _UNSAFE.sub("_", session.harness) / f"{name}.{ext}.gz"
 

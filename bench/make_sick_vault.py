@@ -403,10 +403,15 @@ def finish_with_git(b: Builder, out: Path, sources: Path) -> None:
     from mnemex.foundations import add_foundation
     from mnemex.vault import Vault, init_vault
 
-    when = _ago(10)
+    def dated(days: float) -> None:
+        when = _ago(days)
+        os.environ.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
+
+    def commit(message: str, *paths: str) -> None:
+        subprocess.run(["git", "add", "-A", "--", *paths], cwd=out, check=True)
+        subprocess.run(["git", "commit", "-qm", message], cwd=out, check=True)
+
     os.environ.update(
-        GIT_AUTHOR_DATE=when,
-        GIT_COMMITTER_DATE=when,
         GIT_AUTHOR_NAME="bench",
         GIT_AUTHOR_EMAIL="bench@localhost",
         GIT_COMMITTER_NAME="bench",
@@ -416,9 +421,8 @@ def finish_with_git(b: Builder, out: Path, sources: Path) -> None:
     vault = Vault(out)
     rng = b.rng
     sources.mkdir(parents=True, exist_ok=True)
-    for i, project in enumerate(b.projects):  # type: ignore[attr-defined]
-        stale = i % 2 == 1
-        updated = _ago(20) if stale else _ago(5)
+
+    def handoff(i: int, project: str, updated: str) -> str:
         rel = f"state/{project}/handoffs/bench-0000000{i % 10}/current.md"
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_text(
@@ -426,17 +430,29 @@ def finish_with_git(b: Builder, out: Path, sources: Path) -> None:
             f"updated: {updated}\n---\n# Where {project} stands\n## Next steps\n- carry on\n",
             encoding="utf-8",
         )
-        if stale:
-            b.plant("stale", [rel], what="handoff")
-    subprocess.run(["git", "add", "-A"], cwd=out, check=True)
-    subprocess.run(["git", "commit", "-qm", "sick vault"], cwd=out, check=True)
-    for i, project in enumerate(b.projects):  # type: ignore[attr-defined]
+        return rel
+
+    projects = b.projects  # type: ignore[attr-defined]
+    # stale: saved 20 days ago and committed, then the project's work was committed after it
+    dated(12)
+    stale = [handoff(i, p, _ago(20)) for i, p in enumerate(projects) if i % 2 == 1]
+    for rel in stale:
+        b.plant("stale", [rel], what="handoff")
+    if stale:
+        commit("stale handoffs", *stale)
+    dated(10)
+    commit("sick vault", ".")
+    for i, project in enumerate(projects):
         src = sources / f"{project}-architecture.md"
         src.write_text(f"# Architecture of {project}\n{rng.random()}\n", encoding="utf-8")
         add_foundation(vault, project, src, slug="architecture")
         if i % 2 == 0:
             src.write_text(src.read_text() + "changed after it was added\n", encoding="utf-8")
             b.plant("stale", [f"foundations/{project}/architecture.md"], what="foundation")
+    # fresh: saved after everything else
+    dated(5)
+    fresh = [handoff(i, p, _ago(5)) for i, p in enumerate(projects) if i % 2 == 0]
+    commit("fresh handoffs", *fresh)
 
 
 def plant_drift(root: Path, manifest: dict[str, list[dict[str, Any]]], count: int) -> None:

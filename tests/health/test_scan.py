@@ -132,22 +132,41 @@ def test_ingestion_recorded_duplicates_are_reported_with_their_reason(sick_brain
     assert "similar definitions" in found.detail and found.data["found_by"] == ["ingestion"]
 
 
-def test_a_stale_handoff_is_older_than_the_projects_newest_commit(sick: Path) -> None:
+def _handoff(root: Path) -> str:
+    rel = "state/proj/handoffs/laptop-1234abcd/current.md"
     write(
-        sick,
-        "state/proj/handoffs/laptop-1234abcd/current.md",
+        root,
+        rel,
         "---\ntype: handoff\ntitle: Where we are\nupdated: 2020-01-01T00:00:00+00:00\n---\n"
         "# Where we are\n",
     )
+    return rel
+
+
+def test_a_stale_handoff_is_older_than_the_projects_newest_commit(sick: Path) -> None:
+    rel = _handoff(sick)
+    git(sick, "add", "-A")
+    git(sick, "commit", "-qm", "handoff")
     memory = "memories/proj/2026-12/2026-12-01-x-1a2b3c4d.md"
     write(sick, memory, "---\ntype: memory\n---\n# x\nok\n")
     git(sick, "add", "-A")
-    git(sick, "commit", "-qm", "work on proj")
+    git(sick, "commit", "-qm", "work on proj after the handoff")
     with open_brain(sick) as brain:
         brain.sync()
         stale = scan(brain.vault, brain.backend).issues["stale"]
     handoffs = [i for i in stale if i.data["what"] == "handoff"]
-    assert [i.files for i in handoffs] == [["state/proj/handoffs/laptop-1234abcd/current.md"]]
+    assert [i.files for i in handoffs] == [[rel]]
+
+
+def test_a_handoff_committed_with_its_work_is_not_stale(sick: Path) -> None:
+    _handoff(sick)
+    write(sick, "memories/proj/2026-12/2026-12-01-x-1a2b3c4d.md", "---\ntype: memory\n---\n# x\n")
+    git(sick, "add", "-A")
+    git(sick, "commit", "-qm", "everything at once")
+    with open_brain(sick) as brain:
+        brain.sync()
+        stale = scan(brain.vault, brain.backend).issues["stale"]
+    assert [i for i in stale if i.data["what"] == "handoff"] == []
 
 
 def test_stale_days_comes_from_the_health_table(sick: Path) -> None:

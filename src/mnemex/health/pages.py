@@ -55,7 +55,7 @@ def _shape_problems(frontmatter: dict[str, object]) -> list[str]:
         problems.append("type is not a string")
     for key in ("created", "updated"):
         value = frontmatter.get(key)
-        if value is not None and not (isinstance(value, str) and parse_date(value)):
+        if value not in (None, "") and not (isinstance(value, str) and parse_date(value)):
             problems.append(f"{key}: {str(value)[:40]!r} is not a date")
     return problems
 

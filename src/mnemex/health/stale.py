@@ -68,10 +68,10 @@ def stale_pages(ctx: ScanContext) -> list[Issue]:
     return issues
 
 
-def _git_time(cwd: Path, *paths: str) -> dt.datetime | None:
+def _git(cwd: Path, *args: str) -> str | None:
     try:
         done = subprocess.run(
-            ["git", "log", "-1", "--format=%cI", "--", *paths],
+            ["git", *args],
             cwd=cwd,
             capture_output=True,
             text=True,
@@ -80,25 +80,38 @@ def _git_time(cwd: Path, *paths: str) -> dt.datetime | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return _when(done.stdout.strip()) if done.returncode == 0 else None
+    return done.stdout.strip() if done.returncode == 0 else None
 
 
-def _project_head(ctx: ScanContext, project: str) -> tuple[dt.datetime, str] | None:
-    """The newest commit time on ``project`` and where it was seen."""
+def _project_head(ctx: ScanContext, project: str, handoff: str) -> tuple[dt.datetime, str] | None:
+    """The newest commit on ``project`` made after ``handoff`` was committed, and where.
+
+    Only commits after the handoff's own count: a vault committed in one go (the
+    handoff with the work it describes) has no work newer than its handoff.
+    """
     found: list[tuple[dt.datetime, str]] = []
-    if (ctx.vault.root / ".git").exists():
-        when = _git_time(
-            ctx.vault.root,
-            f"memories/{project}",
-            f"foundations/{project}",
-            f":(glob)state/{project}/*",
-            f":(exclude)state/{project}/handoffs",
+    root = ctx.vault.root
+    if (root / ".git").exists():
+        since = _git(root, "log", "-1", "--format=%H", "--", handoff)
+        span = [f"{since}..HEAD"] if since else []
+        when = _when(
+            _git(
+                root,
+                "log",
+                "-1",
+                "--format=%cI",
+                *span,
+                "--",
+                f"memories/{project}",
+                f"foundations/{project}",
+                f":(glob)state/{project}/*",
+            )
         )
         if when is not None:
             found.append((when, "the vault"))
     repo = ctx.settings.repos.get(project)
     if repo:
-        when = _git_time(Path(repo).expanduser())
+        when = _when(_git(Path(repo).expanduser(), "log", "-1", "--format=%cI"))
         if when is not None:
             found.append((when, repo))
     return max(found) if found else None
@@ -121,11 +134,11 @@ def stale_handoffs(ctx: ScanContext) -> list[Issue]:
                 handoffs.append((rel, updated))
         if not handoffs:
             continue
-        head = _project_head(ctx, project)
-        if head is None:
-            continue
-        newest, where = head
         for rel, updated in handoffs:
+            head = _project_head(ctx, project, rel)
+            if head is None:
+                continue
+            newest, where = head
             if updated < newest:
                 issues.append(
                     Issue(

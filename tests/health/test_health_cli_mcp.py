@@ -11,6 +11,8 @@ from pathlib import Path
 
 from health_support import BABBAGE, git, open_brain, sick, sick_brain  # noqa: F401  (fixtures)
 
+from mnemex.health import scan
+
 MNEMEX = [sys.executable, "-m", "mnemex"]
 
 
@@ -83,3 +85,19 @@ def test_the_mcp_tools_scan_fix_and_dismiss(sick: Path) -> None:
     stale = ok(call(state, "scan_health", kinds=["stale"]))["stale"][0]
     ok(call(state, "dismiss_health_issue", id=stale["id"], reason="historic"))
     assert ok(call(state, "scan_health", kinds=["stale"]))["stale"] == []
+
+
+def test_scan_health_leaves_out_private_files(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parents[1] / "mcp"))
+    from mcp_support import call, make_vault, ok, state_for
+
+    root = make_vault(tmp_path / "v")
+    state = state_for(root)
+    state.brain.sync()
+    data = ok(call(state, "scan_health"))
+    files = [
+        f for kind in ("orphans", "stale", "broken_links") for i in data[kind] for f in i["files"]
+    ]
+    assert not [f for f in files if "private" in f or "secret-project" in f]
+    direct = scan(state.brain.vault, state.brain.backend)
+    assert "wiki/private/entities/diary.md" in [i.files[0] for i in direct.issues["orphans"]]

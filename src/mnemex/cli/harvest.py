@@ -1,4 +1,5 @@
-"""``mnemex harvest``: digest finished agent sessions into memories.
+"""``mnemex harvest``: digest finished agent sessions into memories; ``mnemex remember``:
+write one memory by hand (the CLI twin of the MCP ``remember`` tool, into the same store).
 
 Registered onto the command tree by :func:`register`.
 """
@@ -6,6 +7,7 @@ Registered onto the command tree by :func:`register`.
 from __future__ import annotations
 
 import contextlib
+import sys
 from pathlib import Path
 
 import click
@@ -17,6 +19,7 @@ from mnemex.harvest.run import (
     resolve_sources,
     watch_harvest,
 )
+from mnemex.memories import remember as remember_note
 from mnemex.report import Report
 
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -127,9 +130,50 @@ def harvest(
     emit(data, as_json, lambda: print_report(report))
 
 
+@click.command()
+@click.argument("text")
+@click.option("--project", help="Its project (a slug); default: from the current folder.")
+@click.option("--domain", help="Its knowledge domain; default: the vault's first.")
+@click.option("--tag", "tags", multiple=True, help="A tag, without '#' (repeatable).")
+@click.option(
+    "--importance",
+    default=0.5,
+    show_default=True,
+    type=click.FloatRange(0.0, 1.0),
+    help="How much it weighs in recall.",
+)
+@json_option
+@pass_app
+@handle_errors
+def remember(
+    app: Context,
+    text: str,
+    project: str | None,
+    domain: str | None,
+    tags: tuple[str, ...],
+    importance: float,
+    as_json: bool,
+) -> None:
+    """Remember TEXT as a memory of the project ('-' reads it from stdin); the first line
+    is its title. Remembering the same text twice keeps one note."""
+    body = sys.stdin.read() if text == "-" else text
+    done = remember_note(
+        app.brain,
+        body,
+        project=project,
+        domain=domain,
+        tags=list(tags) or None,
+        importance=importance,
+        cwd=Path.cwd(),
+    )
+    app.brain.sync()
+    emit(done.to_dict(), as_json, lambda: click.echo(f"{done.outcome}: {done.path}"))
+
+
 def register(cli: click.Group) -> None:
-    """Add harvest to the command tree."""
+    """Add harvest and remember to the command tree."""
     cli.add_command(harvest)
+    cli.add_command(remember)
 
 
-__all__ = ["harvest", "register"]
+__all__ = ["harvest", "register", "remember"]

@@ -99,6 +99,10 @@ def harvest(
 
     With no folder option the folders of [harvest] in mnemex.toml (else the agents' usual
     ones) are read; with any, only those (Aider repositories given add to aider_repos).
+
+    --json prints {created, updated, unchanged, skipped, refused, failed: counts of
+    digests; problems: {skipped|refused|failed: [{path, reason}]}; warnings: [{path,
+    reason}]; archived: transcripts archived by this run}.
     """
     given = {
         "claude-code": list(claude_dirs),

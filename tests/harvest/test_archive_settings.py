@@ -172,6 +172,22 @@ def test_forget_deletes_the_archived_transcript(vault: Vault, tmp_path: Path) ->
     assert [p.name for p in _archives(vault)] == ["s2.jsonl.gz"]
 
 
+def test_an_archive_that_cannot_be_written_warns_keeps_the_digest_and_is_retried(
+    vault: Vault, tmp_path: Path
+) -> None:
+    root = tmp_path / "claude"
+    claude_session(root, "s1")
+    blocker = vault.root / ".mnemex" / ARCHIVE_DIR
+    blocker.parent.mkdir(parents=True, exist_ok=True)
+    blocker.write_text("not a folder", encoding="utf-8")
+    first = harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0, archive=True)
+    assert (first.created, first.failed, first.archived) == (1, 0, 0)
+    assert "transcript not archived" in first.warnings[0].reason
+    blocker.unlink()
+    again = harvest_sessions(vault, {"claude-code": [root]}, settle_seconds=0, archive=True)
+    assert (again.unchanged, again.archived) == (1, 1)
+
+
 def test_a_subagent_session_id_is_kept_in_the_archive_name_so_forget_finds_it(
     vault: Vault,
 ) -> None:

@@ -80,11 +80,11 @@ def _redact_json_text(text: str) -> str | None:
     """
     try:
         doc = json.loads(text)
-    except (ValueError, RecursionError):
+        if not find_secrets("\n".join(_strings(doc))):
+            return text
+        return json.dumps(_redact_value(doc), ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError):  # not JSON, or nested too deep: redact it as text
         return None
-    if not find_secrets("\n".join(_strings(doc))):
-        return text
-    return json.dumps(_redact_value(doc), ensure_ascii=False, separators=(",", ":"))
 
 
 def redact_transcript(data: bytes, suffix: str) -> str:

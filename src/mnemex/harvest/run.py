@@ -396,6 +396,10 @@ class _Harvest:
             self.report.warn(rel, f"transcript not archived: {exc.strerror or exc}")
             self.not_done()
             return
+        except Exception as exc:  # an archive bug must not fail a digest already written
+            self.report.warn(rel, f"transcript not archived: {type(exc).__name__}: {exc}")
+            self.not_done()
+            return
         if outcome != "unchanged":
             self.report.archived += 1
 

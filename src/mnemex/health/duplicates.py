@@ -109,7 +109,7 @@ def vector_pairs(ctx: ScanContext) -> list[Issue]:
         sims = matrix[start : start + BLOCK] @ matrix.T
         rows = np.arange(sims.shape[0])
         sims[rows, rows + start] = -1.0  # a page is not its own duplicate
-        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        top = np.argpartition(sims, -k, axis=1)[:, -k:]  # the k most similar, unordered
         best = sims[rows[:, None], top]
         hit_rows, hit_cols = np.nonzero(best >= threshold)
         for r, c in zip(hit_rows.tolist(), hit_cols.tolist(), strict=True):

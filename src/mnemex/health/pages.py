@@ -9,8 +9,14 @@ from __future__ import annotations
 import re
 
 from mnemex.health.ids import Issue
-from mnemex.health.scan import ScanContext, body_of, has_unclosed_fence, is_page, register_checker
-from mnemex.index.dates import parse_date
+from mnemex.health.scan import (
+    ScanContext,
+    body_of,
+    has_unclosed_fence,
+    is_page,
+    register_checker,
+    when_of,
+)
 from mnemex.vault import sha256_bytes
 
 _FILLER_RE = re.compile(
@@ -55,7 +61,7 @@ def _shape_problems(frontmatter: dict[str, object]) -> list[str]:
         problems.append("type is not a string")
     for key in ("created", "updated"):
         value = frontmatter.get(key)
-        if value not in (None, "") and not (isinstance(value, str) and parse_date(value)):
+        if value not in (None, "") and when_of(value) is None:
             problems.append(f"{key}: {str(value)[:40]!r} is not a date")
     return problems
 

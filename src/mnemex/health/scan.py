@@ -20,7 +20,6 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
 
 from mnemex.errors import VaultError
@@ -28,6 +27,7 @@ from mnemex.health.ids import KINDS, Issue
 from mnemex.health.records import dismissed_ids
 from mnemex.health.view import IndexView, NoteRow, load_view
 from mnemex.index.backend import IndexBackend
+from mnemex.index.dates import parse_date
 from mnemex.vault import Vault
 from mnemex.vault.markdown import split_frontmatter
 
@@ -141,10 +141,9 @@ def checkers() -> dict[str, list[str]]:
 
 def is_page(note: NoteRow) -> bool:
     """A knowledge page or a user's note: what the page checks look at."""
-    top = PurePosixPath(note.path).parts[0]
     if note.kind == "knowledge":
         return note.folder != _SOURCES
-    return note.kind == "notes" and top not in _NOT_PAGES
+    return note.kind == "notes" and note.top not in _NOT_PAGES
 
 
 def is_knowledge(note: NoteRow) -> bool:
@@ -287,6 +286,27 @@ def _rank(issue: Issue) -> tuple[float, list[str], str]:
 # -- frontmatter and bodies ------------------------------------------------------------
 
 
+def when_of(value: object) -> dt.datetime | None:
+    """A frontmatter date as an aware datetime (UTC when it names no zone), or None.
+
+    ISO 8601 (what mnemex writes) is read directly; anything else goes through the
+    index's tolerant parser, which is a hundred times slower.
+    """
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        when = dt.datetime.fromisoformat(value.strip())
+    except ValueError:
+        parsed = parse_date(value)
+        if parsed is None:
+            return None
+        try:
+            when = dt.datetime.fromisoformat(parsed)
+        except ValueError:
+            return None
+    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
+
+
 def body_of(text: str) -> str:
     _, body, _ = split_frontmatter(text)
     return body
@@ -316,4 +336,5 @@ __all__ = [
     "link_source_checked",
     "register_checker",
     "scan",
+    "when_of",
 ]

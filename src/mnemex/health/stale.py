@@ -19,23 +19,8 @@ from pathlib import Path
 from mnemex.errors import VaultError
 from mnemex.foundations import list_foundations
 from mnemex.health.ids import Issue
-from mnemex.health.scan import ScanContext, is_page, register_checker
-from mnemex.index.dates import parse_date
+from mnemex.health.scan import ScanContext, is_page, register_checker, when_of
 from mnemex.state.projects import known_projects
-
-
-def _when(value: object) -> dt.datetime | None:
-    """A frontmatter date as an aware datetime (UTC when it names no zone)."""
-    if not isinstance(value, str):
-        return None
-    parsed = parse_date(value)
-    if parsed is None:
-        return None
-    try:
-        when = dt.datetime.fromisoformat(parsed)
-    except ValueError:
-        return None
-    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
 
 
 @register_checker("stale", "pages")
@@ -48,7 +33,7 @@ def stale_pages(ctx: ScanContext) -> list[Issue]:
         if not is_page(note):
             continue
         fm = note.frontmatter
-        when = _when(fm.get("updated")) or _when(fm.get("created"))
+        when = when_of(fm.get("updated")) or when_of(fm.get("created"))
         if when is None:
             if note.kind != "knowledge":
                 continue  # a person's note without dates: its file time says nothing
@@ -94,7 +79,7 @@ def _project_head(ctx: ScanContext, project: str, handoff: str) -> tuple[dt.date
     if (root / ".git").exists():
         since = _git(root, "log", "-1", "--format=%H", "--", handoff)
         span = [f"{since}..HEAD"] if since else []
-        when = _when(
+        when = when_of(
             _git(
                 root,
                 "log",
@@ -111,7 +96,7 @@ def _project_head(ctx: ScanContext, project: str, handoff: str) -> tuple[dt.date
             found.append((when, "the vault"))
     repo = ctx.settings.repos.get(project)
     if repo:
-        when = _when(_git(Path(repo).expanduser(), "log", "-1", "--format=%cI"))
+        when = when_of(_git(Path(repo).expanduser(), "log", "-1", "--format=%cI"))
         if when is not None:
             found.append((when, repo))
     return max(found) if found else None
@@ -129,7 +114,7 @@ def stale_handoffs(ctx: ScanContext) -> list[Issue]:
         for path in sorted(folder.glob("*/current.md")):
             rel = path.relative_to(ctx.vault.root).as_posix()
             note = ctx.view.notes.get(rel)
-            updated = _when(note.frontmatter.get("updated")) if note else None
+            updated = when_of(note.frontmatter.get("updated")) if note else None
             if updated is not None:
                 handoffs.append((rel, updated))
         if not handoffs:

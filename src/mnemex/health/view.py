@@ -42,18 +42,17 @@ class NoteRow:
     aliases: list[str]
     frontmatter: dict[str, Any]
     warnings: list[str]
+    #: for a wiki page, its folder under the domain (``entities``, ``summaries``...)
+    folder: str | None = field(init=False)
+    top: str = field(init=False)
+    stem: str = field(init=False)
 
-    @property
-    def folder(self) -> str | None:
-        """For a wiki page, its folder under the domain (``entities``, ``summaries``...)."""
-        parts = PurePosixPath(self.path).parts
-        if len(parts) >= 4 and parts[0] == "wiki":
-            return parts[2]
-        return None
-
-    @property
-    def stem(self) -> str:
-        return PurePosixPath(self.path).stem
+    def __post_init__(self) -> None:
+        # computed once: the checkers ask for these tens of thousands of times
+        parts = self.path.split("/")
+        self.top = parts[0]
+        self.folder = parts[2] if len(parts) >= 4 and parts[0] == "wiki" else None
+        self.stem = PurePosixPath(parts[-1]).stem
 
 
 @dataclass

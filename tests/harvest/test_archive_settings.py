@@ -299,6 +299,7 @@ def test_folder_settings_replace_the_usual_folders_and_aider_repos_add_up(
         ('aider_repos = "~/code/x"\n', "aider_repos must be a list"),
         ("settle_seconds = -1\n", "settle_seconds must be a number >= 0"),
         ('private_marker = "a/b"\n', "private_marker must be a file name"),
+        ('private_paths = ["clients"]\n', "private_paths must be absolute or start with ~"),
     ],
 )
 def test_a_wrong_harvest_setting_is_refused_with_a_precise_message(

@@ -96,6 +96,11 @@ def harvest_settings(settings: Settings) -> HarvestSettings:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ConfigError(f"mnemex.toml: [harvest] {key} must be a list of paths (strings)")
         lists[key] = tuple(value)
+    relative = [p for p in lists["private_paths"] if not p.startswith(("/", "~"))]
+    if relative:  # a working folder is absolute: a relative entry would never match
+        raise ConfigError(
+            f"mnemex.toml: [harvest] private_paths must be absolute or start with ~: {relative}"
+        )
     archive = table.get("archive", False)
     if not isinstance(archive, bool):
         raise ConfigError("mnemex.toml: [harvest] archive must be true or false")

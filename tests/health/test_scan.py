@@ -218,3 +218,18 @@ def test_a_rebuild_of_a_vault_that_vanished_raises_instead_of_reporting_no_pages
     shutil.rmtree(sick_brain.vault.root)
     with pytest.raises((VaultError, OSError)):
         sick_brain.rebuild()
+
+
+def test_frontmatter_the_parser_lets_pass_is_still_reported(sick: Path) -> None:
+    write(sick, "notes/twice.md", "---\ntitle: A\ntitle: B\n---\n# Twice\ntext\n")
+    write(sick, "notes/bom.md", "\ufeff---\ntitle: C\n---\n# Bom\ntext\n")
+    write(sick, "notes/open.md", "---\ntitle: never closed\n# Open\ntext\n")
+    with open_brain(sick) as brain:
+        brain.sync()
+        found = {
+            i.files[0]: i.detail
+            for i in scan(brain.vault, brain.backend).issues["broken_frontmatter"]
+        }
+    assert "appears twice" in found["notes/twice.md"]
+    assert "byte-order mark" in found["notes/bom.md"]
+    assert "never closed" in found["notes/open.md"]

@@ -18,6 +18,7 @@ from mnemex.health.scan import (
     when_of,
 )
 from mnemex.vault import sha256_bytes
+from mnemex.vault.markdown import split_frontmatter
 
 _FILLER_RE = re.compile(
     r"^\s*(#{1,6}(\s.*)?|[-*+]\s*|>\s*|-{3,}|\*{3,}|_{3,}|\(none\)|<!--.*-->)\s*$"
@@ -66,6 +67,23 @@ def _shape_problems(frontmatter: dict[str, object]) -> list[str]:
     return problems
 
 
+_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:", re.MULTILINE)
+
+
+def _text_problems(text: str) -> list[str]:
+    """What the YAML parser lets pass but a reader would trip on."""
+    if text.startswith("\ufeff---"):
+        return ["a byte-order mark before the --- fence hides the frontmatter; save as UTF-8"]
+    if has_unclosed_fence(text):
+        return ["the frontmatter fence (---) is never closed; read as body text"]
+    fm_text = split_frontmatter(text)[0] or ""
+    keys = _KEY_RE.findall(fm_text)
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        return [f"key {', '.join(twice)} appears twice (only the last one counts)"]
+    return []
+
+
 @register_checker("broken_frontmatter", "yaml")
 def broken_frontmatter(ctx: ScanContext) -> list[Issue]:
     """Frontmatter that does not parse, is not a mapping, never closes, or has ill-typed keys."""
@@ -76,8 +94,8 @@ def broken_frontmatter(ctx: ScanContext) -> list[Issue]:
         problems = [w for w in note.warnings if w.startswith(_YAML_WARNINGS)]
         if not problems and is_page(note):
             text = ctx.body(note.path)
-            if text is not None and has_unclosed_fence(text):
-                problems.append("the frontmatter fence (---) is never closed; read as body text")
+            if text is not None:
+                problems = _text_problems(text)
         if not problems:
             problems = _shape_problems(note.frontmatter)
         if problems:

@@ -56,19 +56,23 @@ def _pair_issue(a: NoteRow, b: NoteRow, detail: str, score: float, how: str) -> 
     )
 
 
-def _names(note: NoteRow) -> list[str]:
-    return [note.stem, note.title, *note.aliases]
+def _names(note: NoteRow) -> list[tuple[str, bool]]:
+    """``(name, is it the page's own)``: the file name and title are; aliases are not."""
+    return [(note.stem, True), (note.title, True), *((a, False) for a in note.aliases)]
 
 
 def name_pairs(ctx: ScanContext) -> list[Issue]:
     """Pages whose names are equal under :func:`name_key`."""
-    groups: dict[str, dict[str, str]] = defaultdict(dict)  # key -> path -> the name
+    # key -> path -> (the name, whether it is the page's own name rather than an alias)
+    groups: dict[str, dict[str, tuple[str, bool]]] = defaultdict(dict)
     for note in ctx.view.notes.values():
         if not is_knowledge(note):
             continue
-        for name in _names(note):
+        for name, own in _names(note):
             for key in name_keys(name):
-                groups[key].setdefault(note.path, name)
+                seen = groups[key].get(note.path)
+                if seen is None or (own and not seen[1]):
+                    groups[key][note.path] = (name, own)
     notes = ctx.view.notes
     found: dict[tuple[str, str], Issue] = {}
     for members in groups.values():
@@ -76,9 +80,10 @@ def name_pairs(ctx: ScanContext) -> list[Issue]:
             continue
         for pa, pb in combinations(sorted(members), 2):
             a, b = notes[pa], notes[pb]
-            if _kept_apart(a, b) or (pa, pb) in found:
+            (na, own_a), (nb, own_b) = members[pa], members[pb]
+            # two aliases alike (two people called "Ada") is not one page named twice
+            if _kept_apart(a, b) or (pa, pb) in found or not (own_a or own_b):
                 continue
-            na, nb = members[pa], members[pb]
             if a.folder != b.folder:
                 detail = (
                     f"one thing under two types: {a.folder} {na!r} and {b.folder} {nb!r} "

@@ -19,24 +19,24 @@ from pathlib import Path
 from mnemex.errors import VaultError
 from mnemex.foundations import list_foundations
 from mnemex.health.ids import Issue
-from mnemex.health.scan import ScanContext, is_page, register_checker, when_of
+from mnemex.health.scan import ScanContext, register_checker, when_of
 from mnemex.state.projects import known_projects
 
 
 @register_checker("stale", "pages")
 def stale_pages(ctx: ScanContext) -> list[Issue]:
-    """Pages whose ``updated`` (else ``created``; for wiki pages, else the file time) is
-    older than ``[health] stale_days``. A user's note is judged only by dates it states."""
+    """Wiki pages whose ``updated`` (else ``created``, else the file time) is older than
+    ``[health] stale_days``."""
     limit = ctx.now - dt.timedelta(days=ctx.settings.stale_days)
     issues = []
     for note in ctx.view.notes.values():
-        if not is_page(note):
+        # knowledge is what should be kept current; a person's notes and daily pages are
+        # records of their day, never stale
+        if note.kind != "knowledge" or note.folder == "sources":
             continue
         fm = note.frontmatter
         when = when_of(fm.get("updated")) or when_of(fm.get("created"))
         if when is None:
-            if note.kind != "knowledge":
-                continue  # a person's note without dates: its file time says nothing
             when = dt.datetime.fromtimestamp(note.mtime_ns / 1e9, dt.UTC)
         if when < limit:
             days = (ctx.now - when).days

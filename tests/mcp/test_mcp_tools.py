@@ -45,6 +45,8 @@ READ_TOOLS |= {"search_memories", "get_digest"}  # memories
 WRITE_TOOLS |= {"forget_memory"}
 READ_TOOLS |= {"get_source", "get_summary"}  # ingest
 WRITE_TOOLS |= {"ingest_text", "ingest_file"}
+READ_TOOLS |= {"scan_health"}  # health
+WRITE_TOOLS |= {"fix_health_issue", "dismiss_health_issue"}
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_sick_vault import make, plant_drift
 from mnemex.brain import Brain
 from mnemex.embed import load_embedder
+from mnemex.embed.hashing import HashingEmbedder
 from mnemex.health import KINDS, HealthReport, scan
 from mnemex.vault import Vault
 
@@ -77,7 +78,12 @@ def evaluate(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=10000)
-    parser.add_argument("--embedder", default="hashing", choices=["hashing", "minilm"])
+    parser.add_argument(
+        "--embedder",
+        default="hashing",
+        choices=["hashing", "hashing-384", "minilm"],
+        help="hashing-384: hashing vectors as wide as MiniLM's, for timing at MiniLM's cost",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--workdir", type=Path, default=None)
@@ -86,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     root = work / "vault"
     manifest = make(root, args.pages, args.seed)
     settings = root / "mnemex.toml"
-    settings.write_text(
-        settings.read_text().replace('name = "hashing"', f'name = "{args.embedder}"')
-    )
+    name = "minilm" if args.embedder == "minilm" else "hashing"
+    settings.write_text(settings.read_text().replace('name = "hashing"', f'name = "{name}"'))
     vault = Vault(root)
-    with Brain(vault, embedder=load_embedder(args.embedder, {})) as brain:
+    embedder = HashingEmbedder(384) if args.embedder == "hashing-384" else load_embedder(name, {})
+    with Brain(vault, embedder=embedder) as brain:
         started = time.perf_counter()
         synced = brain.sync()
         sync_seconds = time.perf_counter() - started
@@ -106,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             structural_times.append(structural.seconds)
         assert report is not None and structural is not None
         # hashing vectors carry no meaning: judge the name checks alone, near-copies not at all
-        judged, skip = (structural, ("vectors",)) if args.embedder == "hashing" else (report, ())
+        hashing = args.embedder.startswith("hashing")
+        judged, skip = (structural, ("vectors",)) if hashing else (report, ())
         result = {
             "pages": report.pages,
             "planted": sum(len(v) for v in manifest.values()),

@@ -233,3 +233,17 @@ def test_frontmatter_the_parser_lets_pass_is_still_reported(sick: Path) -> None:
     assert "appears twice" in found["notes/twice.md"]
     assert "byte-order mark" in found["notes/bom.md"]
     assert "never closed" in found["notes/open.md"]
+
+
+def test_a_link_written_without_spaces_or_in_camel_case_is_suggested_its_page(
+    sick: Path,
+) -> None:
+    write(sick, "notes/camel.md", "# Camel\nSee [[CharlesBabbage]] and [[charlesbabbage-s]].\n")
+    with open_brain(sick) as brain:
+        brain.sync()
+        found = {
+            i.key: i.data.get("suggested")
+            for i in scan(brain.vault, brain.backend).issues["broken_links"]
+            if i.files == ["notes/camel.md"]
+        }
+    assert found["CharlesBabbage"] == BABBAGE

@@ -69,15 +69,19 @@ def name_key(text: str) -> str:
 
 
 def name_keys(text: str) -> set[str]:
-    """Every key a name is known by: :func:`name_key`, and the same with a final ``s``
-    simply dropped. Two names are the same when their key sets meet."""
-    return {k for k in (_key(text, singular), _key(text, _naive_singular)) if k}
+    """Every key a name is known by: :func:`name_key`, the same with a final ``s`` simply
+    dropped, and both with the spaces between words taken out (``AdaLovelace``,
+    ``ada_lovelace`` and ``Ada Lovelace`` meet). Two names are the same when their key
+    sets meet."""
+    keys = {k for k in (_key(text, singular), _key(text, _naive_singular)) if k}
+    joined = keys | {_key(text, str)}  # as written too: "CharlesBabbage" is one word
+    return keys | {"~" + k.replace(" ", "") for k in joined if k}
 
 
 def why_same(a: str, b: str) -> str:
     """Which difference :func:`name_key` ignored to find ``a`` and ``b`` equal."""
-    if basic_key(a) == basic_key(b):
-        return "differ only in case, accents or hyphens"
+    if basic_key(a).replace(" ", "") == basic_key(b).replace(" ", ""):
+        return "differ only in case, accents, spaces or hyphens"
     if plural_key(a) == plural_key(b) or _plain(a) & _plain(b):
         return "differ only as singular and plural"
     return "differ only by an honorific (Dr, Mr, Prof, ...)"

@@ -45,8 +45,8 @@ def dismiss_issue(
         "action": "dismiss",
         "reason": clean_reason(reason),
     }
-    rel, commit = append_record(vault, DISMISSED_DIR, record, "health-dismiss", issue_id)
-    out.add("updated", rel)
+    rel, commit, outcome = append_record(vault, DISMISSED_DIR, record, "health-dismiss", issue_id)
+    out.add(outcome, rel)
     return {**record, "path": rel, "report": out.to_dict(), "commit": commit.to_dict()}
 
 
@@ -69,9 +69,9 @@ def restore_issue(vault: Vault, issue_id: str) -> dict[str, Any]:
         "action": "restore",
         "reason": "",
     }
-    rel, commit = append_record(vault, DISMISSED_DIR, record, "health-restore", issue_id)
+    rel, commit, outcome = append_record(vault, DISMISSED_DIR, record, "health-restore", issue_id)
     out = Report()
-    out.add("updated", rel)
+    out.add(outcome, rel)
     return {**record, "path": rel, "report": out.to_dict(), "commit": commit.to_dict()}
 
 

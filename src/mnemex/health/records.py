@@ -66,13 +66,17 @@ def read_folder(vault: Vault, folder: str) -> list[dict[str, Any]]:
 
 def append_record(
     vault: Vault, folder: str, record: dict[str, Any], operation: str, summary: str
-) -> tuple[str, CommitResult]:
-    """Append ``record`` to this machine's file in ``folder`` and commit it."""
+) -> tuple[str, CommitResult, str]:
+    """Append ``record`` to this machine's file in ``folder`` and commit it.
+
+    Returns the file's vault path, the commit, and ``"created"`` or ``"updated"``.
+    """
     machine = machine_name(vault)
     rel = f"{folder}/{machine}.jsonl"
     path = vault.root / vault.rel_path(rel, note=False)
     line = json.dumps({"ts": now_iso(), "machine": machine, **record}, ensure_ascii=False)
     with recording(vault):
+        outcome = "updated" if path.exists() else "created"
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
@@ -80,7 +84,7 @@ def append_record(
         finally:
             os.close(fd)
         commit = commit_change(vault, [rel], operation, summary)
-    return rel, commit
+    return rel, commit, outcome
 
 
 def dismissed_ids(vault: Vault) -> dict[str, dict[str, Any]]:

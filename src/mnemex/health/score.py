@@ -12,6 +12,7 @@ from typing import Any
 
 from mnemex.health.records import HISTORY_DIR, append_record, read_folder
 from mnemex.health.scan import HealthReport
+from mnemex.report import Report
 from mnemex.vault import Vault
 
 HISTORY_FORMAT = 1
@@ -26,10 +27,12 @@ def record_scan(vault: Vault, report: HealthReport) -> dict[str, Any]:
         "counts": report.counts,
         "dismissed": report.dismissed,
     }
-    rel, commit = append_record(
+    rel, commit, outcome = append_record(
         vault, HISTORY_DIR, record, "health-record", f"score {report.score}, {report.total} issues"
     )
-    return {"path": rel, "record": record, "commit": commit.to_dict()}
+    counts = Report()
+    counts.add(outcome, rel)
+    return {"path": rel, "record": record, "report": counts.to_dict(), "commit": commit.to_dict()}
 
 
 def read_history(vault: Vault, limit: int = 50) -> dict[str, Any]:

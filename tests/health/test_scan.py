@@ -247,3 +247,15 @@ def test_a_link_written_without_spaces_or_in_camel_case_is_suggested_its_page(
             if i.files == ["notes/camel.md"]
         }
     assert found["CharlesBabbage"] == BABBAGE
+
+
+def test_a_failing_checker_is_reported_and_the_others_still_run(
+    sick_brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(ctx: ScanContext) -> list[object]:
+        raise RuntimeError("bug")
+
+    monkeypatch.setitem(_CHECKERS["orphans"], "zz_broken", broken)  # type: ignore[arg-type]
+    report = scan(sick_brain.vault, sick_brain.backend)
+    assert report.errors == ["orphans/zz_broken failed: RuntimeError: bug"]
+    assert report.counts["orphans"] == 1 and report.to_dict()["errors"]

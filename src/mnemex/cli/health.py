@@ -37,6 +37,8 @@ def _print_report(data: dict[str, Any]) -> None:
                 click.echo(f"      suggestion: {issue['suggestion']}")
         if len(issues) > _SHOWN:
             click.echo(f"  … {len(issues) - _SHOWN} more (use --json for all)")
+    for error in data.get("errors", []):
+        click.echo(f"warning: {error} (that kind may be incomplete)", err=True)
     if data.get("model_pass"):
         mp = data["model_pass"]
         click.echo(

@@ -170,6 +170,8 @@ class HealthReport:
     dismissed: int
     seconds: float
     scanned: str
+    #: checkers that failed (their kind is incomplete): never silently
+    errors: list[str] = field(default_factory=list)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -203,6 +205,8 @@ class HealthReport:
         out["dismissed"] = self.dismissed
         out["seconds"] = round(self.seconds, 3)
         out["scanned"] = self.scanned
+        if self.errors:
+            out["errors"] = self.errors
         return out
 
 
@@ -251,14 +255,17 @@ def scan(
         semantic,
     )
     found: dict[str, list[Issue]] = {}
+    errors: list[str] = []
     for kind in kinds:
         issues: dict[str, Issue] = {}
         for name in sorted(_CHECKERS[kind]):
             try:
                 found_now = _CHECKERS[kind][name](context)
-            except Exception:
+            except Exception as exc:
                 _check_vault_present(vault)  # a vault gone mid-scan is the error to report
-                raise
+                # one broken checker must not hide what the others found; it is reported
+                errors.append(f"{kind}/{name} failed: {type(exc).__name__}: {exc}"[:500])
+                continue
             for issue in found_now:
                 issues.setdefault(issue.id, issue)
         found[kind] = sorted(issues.values(), key=_rank)
@@ -276,6 +283,7 @@ def scan(
         hidden,
         time.perf_counter() - started,
         context.now.isoformat(timespec="seconds"),
+        errors,
     )
 
 

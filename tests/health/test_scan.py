@@ -259,3 +259,21 @@ def test_a_failing_checker_is_reported_and_the_others_still_run(
     report = scan(sick_brain.vault, sick_brain.backend)
     assert report.errors == ["orphans/zz_broken failed: RuntimeError: bug"]
     assert report.counts["orphans"] == 1 and report.to_dict()["errors"]
+
+
+def test_a_handoff_older_than_its_code_repository_head_is_stale(sick: Path, tmp_path: Path) -> None:
+    rel = _handoff(sick)
+    git(sick, "add", "-A")
+    git(sick, "commit", "-qm", "handoff")
+    repo = tmp_path / "code"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    write(repo, "main.py", "print('hi')\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    settings = sick / "mnemex.toml"
+    settings.write_text(settings.read_text() + f'\n[health.repos]\nproj = "{repo}"\n')
+    with open_brain(sick) as brain:
+        brain.sync()
+        stale = [i for i in scan(brain.vault, brain.backend).issues["stale"] if i.files == [rel]]
+    assert stale and str(repo) in stale[0].detail

@@ -20,6 +20,7 @@ from mnemex.harvest.run import (
     watch_harvest,
 )
 from mnemex.memories import remember as remember_note
+from mnemex.models import load_model
 from mnemex.report import Report
 
 _DIR = click.Path(file_okay=False, path_type=Path)
@@ -79,6 +80,18 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     metavar="SECONDS",
     help="Keep harvesting every SECONDS (until interrupted), leaving a heartbeat.",
 )
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Use the offline extractor even when mnemex.toml configures a [model].",
+)
+@click.option(
+    "--yes",
+    "confirmed",
+    is_flag=True,
+    help="Accept the model's estimated cost above [model] confirm_above_usd (without it "
+    "those sessions get the offline digest, rewritten by a later run with --yes).",
+)
 @click.option("--no-index", is_flag=True, help="Do not sync the index after writing digests.")
 @json_option
 @pass_app
@@ -92,6 +105,8 @@ def harvest(
     settle: float | None,
     archive: bool | None,
     watch: float | None,
+    offline: bool,
+    confirmed: bool,
     no_index: bool,
     as_json: bool,
 ) -> None:
@@ -111,6 +126,7 @@ def harvest(
         "aider": list(aider_repos),
     }
     vault = app.brain.vault
+    model = None if offline else load_model(vault)
     sources = resolve_sources(harvest_settings(vault.settings), given)
     if watch is not None:
 
@@ -124,10 +140,19 @@ def harvest(
 
         with contextlib.suppress(KeyboardInterrupt):
             watch_harvest(
-                vault, sources, watch, settle_seconds=settle, archive=archive, on_report=show
+                vault,
+                sources,
+                watch,
+                settle_seconds=settle,
+                archive=archive,
+                model=model,
+                confirmed=confirmed,
+                on_report=show,
             )
         return
-    report = harvest_sessions(vault, sources, settle_seconds=settle, archive=archive)
+    report = harvest_sessions(
+        vault, sources, settle_seconds=settle, archive=archive, model=model, confirmed=confirmed
+    )
     if report.changed and not no_index:
         app.brain.sync()
     data = report.to_dict()

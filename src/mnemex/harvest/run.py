@@ -32,9 +32,11 @@ from mnemex.errors import ConfigError
 from mnemex.harvest.archive import TranscriptArchive
 from mnemex.harvest.digest import EXTRACTOR, clean, digest_id, extract
 from mnemex.harvest.model import Session
+from mnemex.harvest.model_digest import ModelDigester
 from mnemex.harvest.readers import load_reader, reader_names
 from mnemex.history import commit_change, recording
 from mnemex.machine import machine_name
+from mnemex.models import ModelClient
 from mnemex.report import Report
 from mnemex.vault import Vault, parse_note, render_note, slugify
 from mnemex.vault.vault import atomic_write
@@ -187,10 +189,19 @@ def _is_private(
 
 
 def _render(
-    vault: Vault, session: Session, project: str, now: dt.datetime, created: Any = None
-) -> tuple[str, str]:
-    """``(title, note text)`` of the digest of ``session``."""
+    vault: Vault,
+    session: Session,
+    project: str,
+    now: dt.datetime,
+    created: Any = None,
+    digester: ModelDigester | None = None,
+) -> tuple[str, str, str | None]:
+    """``(title, note text, warning)`` of the digest of ``session``."""
     digest = extract(session, vault.settings.domains)
+    extractor, warning = EXTRACTOR, None
+    if digester is not None:
+        written = digester(session, digest)
+        digest, extractor, warning = written, written.extractor, written.warning
     body = digest.body(session)
     stamp = _stamp(now)
     fm: dict[str, Any] = {"type": "memory", "title": digest.title}
@@ -209,7 +220,7 @@ def _render(
             "turns": len(session.turns),
             "body_sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(),
             "machine": machine_name(vault),
-            "extractor": EXTRACTOR,
+            "extractor": extractor,
         }
     )
     if session.git_branch:
@@ -221,7 +232,7 @@ def _render(
     fm = {k: v for k, v in fm.items() if v is not None}
     fm["created"] = str(created) if created else stamp
     fm["updated"] = stamp
-    return digest.title, render_note(fm, body)
+    return digest.title, render_note(fm, body), warning
 
 
 def forgotten_ids(vault: Vault) -> set[str]:
@@ -299,8 +310,10 @@ class _Harvest:
         now: dt.datetime,
         options: HarvestSettings,
         archive: TranscriptArchive | None,
+        digester: ModelDigester | None = None,
     ) -> None:
         self.vault = vault
+        self.digester = digester
         self.now = now
         self.settle = options.settle_seconds
         self.marker = options.private_marker
@@ -446,7 +459,10 @@ class _Harvest:
                 self.report.add("refused", rel, f"a remembered note holds digest id {key}")
                 self.not_done()
                 return
-            if fm.get("transcript_sha256") == session.content_sha256:
+            stand_in = str(fm.get("extractor", "")).startswith("offline (")
+            if fm.get("transcript_sha256") == session.content_sha256 and not (
+                self.digester is not None and stand_in
+            ):
                 self.report.add("unchanged", rel)
                 self.done(key, rel, session)
                 return
@@ -458,7 +474,9 @@ class _Harvest:
                 self.not_done()
                 return
             created = fm.get("created")
-        title, note = _render(self.vault, session, project, self.now, created)
+        title, note, warning = _render(
+            self.vault, session, project, self.now, created, self.digester
+        )
         if rel is None:
             when = session.started or self.now
             slug = slugify(title)[:_SLUG_IN_NAME].strip("-") or "session"
@@ -466,6 +484,9 @@ class _Harvest:
         outcome, _ = self.vault.write_note(rel, note, current_hash, protected_ok=True)
         self.report.add(outcome, rel)
         self.done(key, rel, session)
+        if warning:
+            self.report.warn(rel, warning)
+            self.not_done()  # a stand-in digest: read the file again on the next run
         if outcome != "unchanged":
             self.written.append(rel)
             self.titles.append(title)
@@ -478,6 +499,8 @@ def harvest_sessions(
     now: dt.datetime | None = None,
     private_marker: str | None = None,
     archive: bool | None = None,
+    model: ModelClient | None = None,
+    confirmed: bool = False,
 ) -> HarvestReport:
     """Digest every finished session under ``sources`` (harness -> folders) into ``vault``.
 
@@ -507,7 +530,8 @@ def harvest_sessions(
     options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
     wanted = dict(sources) if sources is not None else resolve_sources(options)
     keeper = TranscriptArchive(vault) if options.archive else None
-    run = _Harvest(vault, when, options, keeper)
+    digester = ModelDigester(model, confirmed=confirmed) if model is not None else None
+    run = _Harvest(vault, when, options, keeper, digester)
     try:
         with recording(vault):
             for harness, roots in wanted.items():
@@ -558,6 +582,8 @@ def watch_harvest(
     *,
     settle_seconds: float | None = None,
     archive: bool | None = None,
+    model: ModelClient | None = None,
+    confirmed: bool = False,
     runs: int | None = None,
     on_report: Callable[[Report | None, Exception | None], None] | None = None,
 ) -> None:
@@ -569,7 +595,12 @@ def watch_harvest(
     while runs is None or done < runs:
         try:
             report: Report | None = harvest_sessions(
-                vault, sources, settle_seconds=settle_seconds, archive=archive
+                vault,
+                sources,
+                settle_seconds=settle_seconds,
+                archive=archive,
+                model=model,
+                confirmed=confirmed,
             )
             error: Exception | None = None
         except Exception as exc:  # recorded in the heartbeat; keep watching

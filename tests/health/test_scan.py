@@ -29,7 +29,7 @@ from mnemex.brain import Brain
 from mnemex.errors import VaultError
 from mnemex.health import KINDS, issue_id, register_checker, scan
 from mnemex.health.names import name_key
-from mnemex.health.scan import _CHECKERS, ScanContext
+from mnemex.health.scan import _CHECKERS, ScanContext, checkers
 
 
 def _by_kind(brain: Brain) -> dict[str, list[dict[str, object]]]:
@@ -198,7 +198,7 @@ def test_a_vault_that_vanishes_mid_scan_is_an_error(
 def test_a_later_capability_registers_a_stale_checker_through_the_seam() -> None:
     with pytest.raises(ValueError, match="unknown health kind"):
         register_checker("facts_gone_wrong", "x")(lambda ctx: [])
-    assert "pages" in _CHECKERS["stale"] and "handoffs" in _CHECKERS["stale"]
+    assert checkers()["stale"] == ["foundations", "handoffs", "pages"]
 
 
 def test_name_keys_ignore_case_hyphens_plurals_and_honorifics() -> None:

@@ -1,11 +1,15 @@
 """Ingest quality on the KestrelDB corpus: pages per source, duplicates, broken links, recall@5.
 
     python bench/ingest_eval.py [--corpus tests/ingest/corpus] [--embedder minilm] [--keep DIR]
-                                [--slug-only]
+                                [--slug-only] [--no-batch]
 
 Ingests each corpus file one at a time (one plan and one commit per source, as a user
 running ``mnemex ingest FILE`` twelve times would) with the offline extractor into a
-fresh vault, then measures against ``golden.json``:
+fresh vault, then measures against ``golden.json``. A second run ingests the whole
+corpus as one batch (one plan, one commit, as ``mnemex ingest FOLDER`` does) into
+another fresh vault and reports the same measures under ``batch``: the two must agree,
+so a batch that makes duplicates one-by-one runs do not cannot go unnoticed.
+``--no-batch`` skips it. The measures:
 
 - pages per source (entity and concept pages each source created or updated);
 - duplicate rate: of the true entities and concepts that got a page, the share that got
@@ -37,6 +41,7 @@ from mnemex.ingest.model import PlannedPage
 from mnemex.ingest.plan import Planner
 from mnemex.ingest.readers import read_source
 from mnemex.ingest.resolve import Match, NameTable, normalise_name
+from mnemex.ingest.run import plan_docs
 from mnemex.retrieve.search import search
 from mnemex.vault import Vault, init_vault, slugify
 from mnemex.vault.markdown import parse_note
@@ -77,6 +82,29 @@ def ingest_one_by_one(brain: Brain, corpus: Path) -> tuple[list[dict[str, Any]],
                 "seconds": round(time.perf_counter() - started, 2),
             }
         )
+    brain.sync()
+    return rows, summaries
+
+
+def ingest_as_one_batch(brain: Brain, corpus: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The whole corpus as one plan and one commit, as ``mnemex ingest FOLDER`` does."""
+    files = sorted(p for p in corpus.iterdir() if p.suffix in (".md", ".txt", ".html", ".pdf"))
+    started = time.perf_counter()
+    plan = plan_docs(brain, [read_source(f) for f in files], "general", extract_offline)
+    result = apply_plan(brain.vault, plan)
+    seconds = round(time.perf_counter() - started, 2)
+    summaries = {Path(s.source).name: s.summary for s in plan.sources}
+    rows = [
+        {
+            "source": Path(s.source).name,
+            "pages": len(s.pages),
+            "created": sum(1 for v in s.pages.values() if v == "created"),
+            "updated": sum(1 for v in s.pages.values() if v == "updated"),
+        }
+        for s in plan.sources
+    ]
+    rows[-1]["duplicates_flagged"] = len(result["possible_duplicates"])
+    rows[-1]["seconds"] = seconds
     brain.sync()
     return rows, summaries
 
@@ -165,39 +193,52 @@ def slug_only(page: PlannedPage, table: NameTable) -> Match:
     return Match("new")
 
 
+def evaluate(
+    folder: Path, args: argparse.Namespace, golden: dict[str, Any], batch: bool
+) -> dict[str, Any]:
+    """Ingest the corpus into a fresh vault at ``folder`` and measure it against ``golden``."""
+    ingest = ingest_as_one_batch if batch else ingest_one_by_one
+    with make_vault(folder, args.embedder) as brain:
+        started = time.perf_counter()
+        rows, summaries = ingest(brain, args.corpus)
+        seconds = time.perf_counter() - started
+        pages = wiki_pages(folder)
+        broken = [
+            link
+            for link in brain.backend.unresolved_links(limit=10_000)
+            if "/sources/" not in link["path"]
+        ]
+        return {
+            "sources": len(rows),
+            "per_source": rows,
+            "pages_per_source": round(sum(r["pages"] for r in rows) / max(1, len(rows)), 2),
+            "wiki_pages": len(pages),
+            "duplicates": duplicates(golden, pages),
+            "broken_links": len(broken),
+            "broken": broken[:20],
+            "recall": recall_at_5(brain, golden, summaries, pages),
+            "ingest_seconds": round(seconds, 1),
+        }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests/ingest/corpus")
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--keep", type=Path, help="Build the vault here and keep it.")
     parser.add_argument("--slug-only", action="store_true", help="Baseline: match by slug only.")
+    parser.add_argument(
+        "--no-batch", action="store_true", help="Skip the second run (the corpus as one batch)."
+    )
     args = parser.parse_args()
     if args.slug_only:
         plan_module.resolve_page = slug_only  # type: ignore[assignment]
     golden = json.loads((args.corpus / "golden.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp) / "vault"
-        with make_vault(folder, args.embedder) as brain:
-            started = time.perf_counter()
-            rows, summaries = ingest_one_by_one(brain, args.corpus)
-            seconds = time.perf_counter() - started
-            pages = wiki_pages(folder)
-            broken = [
-                link
-                for link in brain.backend.unresolved_links(limit=10_000)
-                if "/sources/" not in link["path"]
-            ]
-            out = {
-                "sources": len(rows),
-                "per_source": rows,
-                "pages_per_source": round(sum(r["pages"] for r in rows) / max(1, len(rows)), 2),
-                "wiki_pages": len(pages),
-                "duplicates": duplicates(golden, pages),
-                "broken_links": len(broken),
-                "broken": broken[:20],
-                "recall": recall_at_5(brain, golden, summaries, pages),
-                "ingest_seconds": round(seconds, 1),
-            }
+        out = evaluate(args.keep or Path(tmp) / "vault", args, golden, batch=False)
+        if not args.no_batch:
+            batch = evaluate(Path(tmp) / "batch-vault", args, golden, batch=True)
+            out["batch"] = {k: v for k, v in batch.items() if k != "per_source"}
     print(json.dumps(out, indent=2))
 
 

@@ -211,6 +211,33 @@ def test_a_batch_sees_the_pages_its_earlier_sources_planned(root: Path) -> None:
     assert entities == ["kestreldb.md", "priya-raman.md", "raman-labs.md"]
 
 
+@pytest.mark.parametrize("name", ["KesQL", "Kestrel Query Language", "KQL"])
+def test_a_batch_matches_earlier_pages_by_their_aliases_as_one_by_one_runs_do(
+    root: Path, name: str
+) -> None:
+    """A page created earlier in the batch is found by its aliases, not only its title."""
+    first = (
+        doc("Overview", "Queries are written in KesQL.\n"),
+        extraction(
+            "Overview",
+            page("Kestrel Query Language", type_="tool", aliases=("KesQL",), facts=("A fact.",)),
+        ),
+    )
+    second = (
+        doc("Benchmark", f"It runs {name} range queries.\n"),
+        extraction(
+            "Benchmark", page(name, type_="tool", facts=(f"It runs {name} range queries.",))
+        ),
+    )
+    ingest(root, first, second)
+    entities = sorted(p.name for p in (root / "wiki/general/entities").glob("*.md"))
+    assert entities == ["kestrel-query-language.md"]
+    one_by_one = git_vault(root.parent / "one-by-one")
+    ingest(one_by_one, first)
+    ingest(one_by_one, second)
+    assert sorted(p.name for p in (one_by_one / "wiki/general/entities").glob("*.md")) == entities
+
+
 def test_ingested_text_cannot_smuggle_links_or_role_markers(root: Path) -> None:
     source = doc("Hostile", "x\n")
     ex = extraction(

@@ -367,10 +367,8 @@ class Planner:
                 return
             meta["updated"] = self.now
             plan.pages[entry.path] = plan.pages.get(entry.path, "updated")
-            entry.aliases = [str(a) for a in meta["aliases"]]
         self._write(entry.path, (dump_frontmatter(meta) + body).encode("utf-8"))
-        entry.hash = ""
-        self.table.add(entry)
+        self.table.add(_entry_as_written(entry, meta))
 
     def _related(
         self,
@@ -500,6 +498,22 @@ def _kind(page: PlannedPage) -> str:
 def _link(entry: NameEntry) -> str:
     folder, stem = entry.path.split("/")[-2], entry.path.rsplit("/", 1)[-1].removesuffix(".md")
     return f"[[{folder}/{stem}|{entry.title}]]"
+
+
+def _entry_as_written(entry: NameEntry, meta: dict[str, Any]) -> NameEntry:
+    """The name-table entry of a page as just planned: what a later run would read from disk.
+
+    Later sources of the batch resolve against this entry, so it must carry the
+    aliases and type the frontmatter will have (a created page's aliases too);
+    otherwise a batch makes duplicates that file-by-file runs do not. No index
+    hash yet: there are no vectors to confirm a grey match with.
+    """
+    etype = meta.get("entity_type") or ""
+    entry.title = str(meta.get("title") or entry.title)
+    entry.aliases = [str(a) for a in meta.get("aliases") or []]
+    entry.entity_type = str(etype[0] if isinstance(etype, list) and etype else etype)
+    entry.hash = ""
+    return entry
 
 
 def _absorb(into: PlannedPage, page: PlannedPage) -> None:

@@ -32,24 +32,24 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     "claude_dirs",
     multiple=True,
     type=_DIR,
-    help="Claude Code's folder of per-project folders (default [harvest] claude_dirs, "
-    "else ~/.claude/projects).",
+    help="Claude Code's folder of per-project folders, or ~/.claude itself (default "
+    "[harvest] claude_dirs, else ~/.claude/projects).",
 )
 @click.option(
     "--codex-dir",
     "codex_dirs",
     multiple=True,
     type=_DIR,
-    help="Codex CLI's folder that holds YYYY/MM/DD/ (default [harvest] codex_dirs, "
-    "else ~/.codex/sessions).",
+    help="Codex CLI's folder that holds YYYY/MM/DD/, or ~/.codex itself (default "
+    "[harvest] codex_dirs, else ~/.codex/sessions).",
 )
 @click.option(
     "--gemini-dir",
     "gemini_dirs",
     multiple=True,
     type=_DIR,
-    help="Gemini CLI's tmp folder of per-project folders (default [harvest] gemini_dirs, "
-    "else ~/.gemini/tmp).",
+    help="Gemini CLI's tmp folder of per-project folders, or ~/.gemini itself (default "
+    "[harvest] gemini_dirs, else ~/.gemini/tmp).",
 )
 @click.option(
     "--aider-repo",

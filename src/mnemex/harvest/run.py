@@ -537,7 +537,7 @@ def harvest_sessions(
             for harness, roots in wanted.items():
                 reader = load_reader(harness)
                 for root in roots:
-                    root = Path(root).expanduser()
+                    root = _agent_folder(harness, Path(root).expanduser())
                     if not root.exists():
                         continue
                     try:
@@ -545,6 +545,8 @@ def harvest_sessions(
                     except OSError as exc:
                         run.report.add("failed", str(root), f"cannot list: {exc}")
                         continue
+                    if not paths:
+                        run.report.warn(str(root), f"no {harness} transcripts found here")
                     for path in paths:
                         run.file(harness, path, reader.read)
             if run.written:
@@ -573,6 +575,21 @@ def harvest_sessions(
     )
     _write_heartbeat(vault, heartbeat)
     return run.report
+
+
+#: The folder inside an agent's home that holds its transcripts (``~/.claude`` -> ``projects``).
+_TRANSCRIPT_FOLDER = {"claude-code": "projects", "codex": "sessions", "gemini-cli": "tmp"}
+
+
+def _agent_folder(harness: str, root: Path) -> Path:
+    """``root``, or its transcript folder when ``root`` is the agent's home (``~/.claude``).
+
+    No Claude Code project folder is called ``projects`` (they are path slugs), no Codex
+    year folder ``sessions`` and no Gemini project folder ``tmp`` (they are hashes), so
+    descending is never wrong, and ``--claude-dir ~/.claude`` works as a user expects.
+    """
+    child = root / _TRANSCRIPT_FOLDER.get(harness, "")
+    return child if harness in _TRANSCRIPT_FOLDER and child.is_dir() else root
 
 
 def watch_harvest(

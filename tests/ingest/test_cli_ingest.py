@@ -69,6 +69,21 @@ def test_ingest_applies_one_commit_and_reingest_is_a_no_op(root: Path, sources: 
     assert commits(root) == before + 1
 
 
+def indexed(root: Path) -> int:
+    notes: int = as_json(mnemex(root, "index", "status", "--json"))["notes"]
+    return notes
+
+
+def test_ingest_syncs_the_index_unless_no_index(root: Path, sources: Path) -> None:
+    before = indexed(root)
+    mnemex(root, "ingest", str(sources / "a-overview.md"), "--no-index")
+    assert indexed(root) == before
+    written = mnemex(root, "ingest", str(sources / "b-interview.txt"), "--json")
+    assert written.exit_code == 0, written.output
+    pages = len(list((root / "wiki").rglob("*.md")))
+    assert indexed(root) >= before + pages
+
+
 def test_a_folder_is_one_commit_and_a_bad_file_is_counted_failed(root: Path, sources: Path) -> None:
     before = commits(root)
     result = mnemex(root, "ingest", str(sources), "--json")

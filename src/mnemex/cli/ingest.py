@@ -2,8 +2,9 @@
 
 ``--preview`` prints the plan (pages to create, pages to update with a diff,
 possible duplicates, estimated cost) and writes nothing; without it the plan
-is applied as one git commit and the six counts are printed. The CLI reads any
-path the user names (the MCP tool reads only inside the vault).
+is applied as one git commit, the index is synced and the six counts are
+printed. The CLI reads any path the user names (the MCP tool reads only inside
+the vault).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def _print(result: dict[str, Any]) -> None:
 @click.option("--preview", is_flag=True, help="Show the plan (with diffs); write nothing.")
 @click.option("--yes", is_flag=True, help="Confirm a model run estimated above confirm_above_usd.")
 @click.option("--offline", is_flag=True, help="Use the offline extractor even if a model is set.")
+@click.option("--no-index", is_flag=True, help="Do not sync the index after applying.")
 @json_option
 @pass_app
 @handle_errors
@@ -73,6 +75,7 @@ def ingest(
     preview: bool,
     yes: bool,
     offline: bool,
+    no_index: bool,
     as_json: bool,
 ) -> None:
     """Ingest PATH (a file, or a folder of md, txt, html and pdf files) into the wiki.
@@ -81,13 +84,17 @@ def ingest(
     and concept pages, merged into the pages that already exist. A folder is one
     commit; a file that cannot be read is counted failed and the rest go on.
     With a [model] in mnemex.toml the model extracts (also for --preview): the run's
-    cost is estimated first and needs --yes above confirm_above_usd.
+    cost is estimated first and needs --yes above confirm_above_usd. The index is
+    synced after applying (--no-index to skip).
     """
     from mnemex.ingest.run import ingest_path
 
     result = ingest_path(app.brain, path, domain, apply=not preview, confirmed=yes, offline=offline)
+    report = result["report"]
+    if result["applied"] and (report["created"] or report["updated"]) and not no_index:
+        app.brain.sync()
     emit(result, as_json, lambda: _print(result))
-    if result["report"]["failed"]:
+    if report["failed"]:
         raise SystemExit(1)
 
 

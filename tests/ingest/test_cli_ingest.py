@@ -62,7 +62,7 @@ def test_preview_shows_the_plan_and_writes_nothing(root: Path, sources: Path) ->
 def test_ingest_applies_one_commit_and_reingest_is_a_no_op(root: Path, sources: Path) -> None:
     before = commits(root)
     first = as_json(mnemex(root, "ingest", str(sources / "a-overview.md"), "--json"))
-    assert first["applied"] is True and first["report"]["created"] >= 3
+    assert first["applied"] is True and first["created"] >= 3
     assert commits(root) == before + 1
     second = mnemex(root, "ingest", str(sources / "a-overview.md"))
     assert "unchanged" in second.output and "0 created, 0 updated, 1 unchanged" in second.output
@@ -84,13 +84,25 @@ def test_ingest_syncs_the_index_unless_no_index(root: Path, sources: Path) -> No
     assert indexed(root) >= before + pages
 
 
+def test_json_carries_the_six_counts_at_the_top_level(root: Path, sources: Path) -> None:
+    for args in (("--preview",), ()):
+        data = as_json(mnemex(root, "ingest", str(sources), "--json", *args))
+        counts = {k: data[k] for k in ("created", "updated", "unchanged", "refused", "failed")}
+        assert counts == {k: data["report"][k] for k in counts}
+        assert data["created"] >= 3 and data["failed"] == 1
+        assert data["skipped"] == data["report"]["skipped"] == 0
+        assert data["problems"]["failed"][0]["path"].endswith("c-broken.pdf")
+        assert isinstance(data["warnings"], list)
+        assert {"sources", "create", "update", "possible_duplicates", "cost"} <= set(data)
+
+
 def test_a_folder_is_one_commit_and_a_bad_file_is_counted_failed(root: Path, sources: Path) -> None:
     before = commits(root)
     result = mnemex(root, "ingest", str(sources), "--json")
     assert result.exit_code == 1
     data = as_json(result)
-    assert data["report"]["failed"] == 1
-    [problem] = data["report"]["problems"]["failed"]
+    assert data["failed"] == 1
+    [problem] = data["problems"]["failed"]
     assert problem["path"].endswith("c-broken.pdf")
     assert len(data["sources"]) == 2
     assert commits(root) == before + 1
@@ -162,4 +174,4 @@ def test_offline_ignores_a_configured_model(root: Path, sources: Path) -> None:
             mnemex(root, "ingest", str(sources / "a-overview.md"), "--offline", "--json")
         )
         assert fake.requests == []
-    assert result["cost"]["estimated_usd"] == 0.0 and result["report"]["created"] >= 3
+    assert result["cost"]["estimated_usd"] == 0.0 and result["created"] >= 3

@@ -52,6 +52,9 @@ def test_ingest_text_previews_then_applies_exactly_that_plan(root: Path) -> None
     )
     assert applied["applied"] is True and applied["commit"]["committed"] is True
     assert sorted(applied["create"]) == sorted(preview["create"])
+    assert applied["created"] == preview["created"] == len(preview["create"])
+    assert (applied["updated"], applied["skipped"], applied["failed"]) == (0, 0, 0)
+    assert applied["problems"] == {} and applied["warnings"] == []
     assert (root / "wiki/general/entities/priya-raman.md").exists()
     again = error(
         call(state, "ingest_text", text=TEXT, title="Kestrel origins", plan_id=preview["plan_id"])

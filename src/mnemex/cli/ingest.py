@@ -36,12 +36,11 @@ def _print(result: dict[str, Any]) -> None:
             click.echo(f"… {item['diff_omitted_lines']} more diff line(s) not shown")
     for pair in result["possible_duplicates"]:
         click.echo(f"possible duplicate: {pair['a']} ~ {pair['b']} ({pair['reason']})")
-    report = result["report"]
     for outcome in ("skipped", "refused", "failed"):
-        for problem in report["problems"].get(outcome, []):
+        for problem in result["problems"].get(outcome, []):
             click.echo(f"{outcome} {problem['path']}: {problem['reason']}")
     counts = ", ".join(
-        f"{report[k]} {k}"
+        f"{result[k]} {k}"
         for k in ("created", "updated", "unchanged", "skipped", "refused", "failed")
     )
     if not applied:
@@ -85,16 +84,17 @@ def ingest(
     commit; a file that cannot be read is counted failed and the rest go on.
     With a [model] in mnemex.toml the model extracts (also for --preview): the run's
     cost is estimated first and needs --yes above confirm_above_usd. The index is
-    synced after applying (--no-index to skip).
+    synced after applying (--no-index to skip). --json prints the plan with the six
+    counts (created, updated, unchanged, skipped, refused, failed), problems and
+    warnings at the top level.
     """
     from mnemex.ingest.run import ingest_path
 
     result = ingest_path(app.brain, path, domain, apply=not preview, confirmed=yes, offline=offline)
-    report = result["report"]
-    if result["applied"] and (report["created"] or report["updated"]) and not no_index:
+    if result["applied"] and (result["created"] or result["updated"]) and not no_index:
         app.brain.sync()
     emit(result, as_json, lambda: _print(result))
-    if report["failed"]:
+    if result["failed"]:
         raise SystemExit(1)
 
 

@@ -148,10 +148,19 @@ class IngestPlan:
                 report.add("unchanged", source.summary)
         for problem in self.failed:
             report.add("failed", problem.path, problem.reason)
+        for source in self.sources:
+            for warning in source.warnings:
+                report.warn(source.source, warning)
         return report
 
     def to_dict(self, diffs: bool = True) -> dict[str, Any]:
-        """The preview: sources, files to create, files to update (with diffs), duplicates."""
+        """The preview: sources, files to create, files to update (with diffs), duplicates.
+
+        The six counts, ``problems`` and ``warnings`` are at the top level, as every
+        changing command reports them (the skipped files and their reasons are in
+        ``problems["skipped"]``), and again under ``report``.
+        """
+        report = self.report().to_dict()
         updates = []
         for change in self.changes:
             if change.action != "update":
@@ -164,16 +173,14 @@ class IngestPlan:
                     item["diff_omitted_lines"] = omitted
             updates.append(item)
         return {
+            **report,
             "domain": self.domain,
             "sources": [s.to_dict() for s in self.sources],
             "create": [c.path for c in self.changes if c.action == "create"],
             "update": updates,
-            "skipped": [
-                {"path": c.path, "reason": c.reason} for c in self.changes if c.action == "skipped"
-            ],
             "possible_duplicates": self.duplicates,
             "cost": {"extractor": _extractors(self.sources), "estimated_usd": 0.0},
-            "report": self.report().to_dict(),
+            "report": report,
         }
 
 

@@ -82,3 +82,44 @@ def test_a_page_changed_after_planning_refuses_the_whole_plan(root: Path) -> Non
         with pytest.raises(WriteConflict):
             apply_plan(brain.vault, plan)
     assert snapshot(root) == before
+
+
+def test_a_failed_move_puts_back_the_inbox_files_it_removed(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mnemex.ingest.readers import read_sources
+    from mnemex.ingest.run import plan_docs
+
+    for name in ("a.md", "b.md"):
+        (root / "inbox" / name).write_text(f"# {name}\n\nPriya Raman wrote {name}.\n", "utf-8")
+    with open_brain(root) as brain:
+        plan = plan_docs(brain, read_sources(root / "inbox"), "general")
+    assert [c.path for c in plan.changes if c.action == "delete"] == ["inbox/a.md", "inbox/b.md"]
+    before, count = snapshot(root), commits(root)
+    real = apply_module.remove
+
+    def flaky(target: Path) -> None:
+        if target.name == "b.md":
+            raise OSError(13, "Permission denied")
+        real(target)
+
+    monkeypatch.setattr(apply_module, "remove", flaky)
+    with pytest.raises(IngestFailed, match="put back as it was"):
+        apply_plan(open_brain(root).vault, plan)
+    assert snapshot(root) == before
+    assert commits(root) == count
+
+
+def test_an_inbox_file_changed_after_planning_refuses_the_plan(root: Path) -> None:
+    from mnemex.ingest.readers import read_sources
+    from mnemex.ingest.run import plan_docs
+
+    dropped = root / "inbox" / "a.md"
+    dropped.write_text("# A\n\nPriya Raman wrote it.\n", encoding="utf-8")
+    with open_brain(root) as brain:
+        plan = plan_docs(brain, read_sources(dropped), "general")
+        dropped.write_text("# A\n\nEdited meanwhile.\n", encoding="utf-8")
+        before = snapshot(root)
+        with pytest.raises(WriteConflict):
+            apply_plan(brain.vault, plan)
+    assert snapshot(root) == before

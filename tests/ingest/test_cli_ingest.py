@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -175,3 +176,78 @@ def test_offline_ignores_a_configured_model(root: Path, sources: Path) -> None:
         )
         assert fake.requests == []
     assert result["cost"]["estimated_usd"] == 0.0 and result["created"] >= 3
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def drop(root: Path, name: str, text: str, commit: bool = True) -> Path:
+    """Drop a file into the vault's inbox (committed, as a synced vault would have it)."""
+    path = root / "inbox" / name
+    path.write_text(text, encoding="utf-8")
+    if commit:
+        git(root, "add", "--", f"inbox/{name}")
+        git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "drop")
+    return path
+
+
+INBOX_TEXT = "# Kestrel overview\n\nPriya Raman created KestrelDB in 2017. It is in Rust.\n"
+
+
+def test_an_inbox_file_is_moved_into_the_wiki_in_the_same_commit(root: Path) -> None:
+    dropped = drop(root, "overview.md", INBOX_TEXT)
+    preview = mnemex(root, "ingest", str(dropped), "--preview")
+    assert "move inbox/overview.md -> wiki/general/sources/kestrel-overview.source.md" in (
+        preview.output
+    )
+    assert dropped.exists()
+    before = commits(root)
+    data = as_json(mnemex(root, "ingest", str(dropped), "--json"))
+    assert data["move"] == [
+        {
+            "from": "inbox/overview.md",
+            "to": "wiki/general/sources/kestrel-overview.source.md",
+            "reason": "moved to wiki/general/sources/kestrel-overview.source.md",
+        }
+    ]
+    assert not dropped.exists()
+    kept = root / "wiki/general/sources/kestrel-overview.source.md"
+    assert kept.read_text(encoding="utf-8") == INBOX_TEXT
+    assert commits(root) == before + 1
+    shown = git(root, "show", "--name-status", "--format=", "HEAD")
+    assert "R100\tinbox/overview.md\twiki/general/sources/kestrel-overview.source.md" in shown
+    assert git(root, "status", "--porcelain") == ""
+    listed = as_json(mnemex(root, "index", "status", "--json"))
+    assert listed["notes_by_kind"].get("note", 0) == 0  # the inbox note left the index
+
+
+def test_the_same_bytes_dropped_again_leave_the_inbox_as_unchanged(root: Path) -> None:
+    mnemex(root, "ingest", str(drop(root, "overview.md", INBOX_TEXT)))
+    again = drop(root, "copy.md", INBOX_TEXT, commit=False)
+    data = as_json(mnemex(root, "ingest", str(again), "--json"))
+    assert not again.exists()
+    assert (data["created"], data["updated"], data["unchanged"]) == (0, 0, 1)
+    [warning] = data["warnings"]
+    assert warning["reason"].startswith("already ingested as wiki/general/summaries/")
+    assert data["move"][0]["to"] == "wiki/general/sources/kestrel-overview.source.md"
+
+
+def test_files_outside_the_vault_are_never_touched(root: Path, sources: Path) -> None:
+    before = {p.name: p.read_bytes() for p in sources.iterdir()}
+    data = as_json(mnemex(root, "ingest", str(sources), "--json"))
+    assert data["move"] == []
+    assert {p.name: p.read_bytes() for p in sources.iterdir()} == before
+
+
+def test_a_file_elsewhere_in_the_vault_or_a_link_in_the_inbox_stays(root: Path) -> None:
+    note = root / "notes.md"
+    note.write_text(INBOX_TEXT, encoding="utf-8")
+    outside = root.parent / "outside.md"
+    outside.write_text("# Outside\n\nTom Okafor wrote it.\n", encoding="utf-8")
+    link = root / "inbox" / "link.md"
+    link.symlink_to(outside)
+    for path in (note, link):
+        assert as_json(mnemex(root, "ingest", str(path), "--json"))["move"] == []
+    assert note.exists() and link.is_symlink() and outside.exists()

@@ -93,14 +93,29 @@ def test_ingest_file_reads_a_file_dropped_into_the_inbox(root: Path) -> None:
     state = state_for(root)
     write(root, "inbox/origins.md", "# Origins\n\n" + TEXT)
     preview = ok(call(state, "ingest_file", path="inbox/origins.md"))
+    assert preview["move"][0]["from"] == "inbox/origins.md" and (root / "inbox/origins.md").exists()
     applied = ok(call(state, "ingest_file", path="inbox/origins.md", plan_id=preview["plan_id"]))
     summary = applied["sources"][0]["summary"]
     assert summary == "wiki/general/summaries/origins.md"
+    assert applied["move"] == preview["move"]
+    assert not (root / "inbox/origins.md").exists()
     source = ok(call(state, "get_source", source=summary))
     assert "Tom Okafor wrote the compaction code." in source["content"]
     assert "untrusted" in source
     page = ok(call(state, "get_summary", source="wiki/general/sources/origins.source.md"))
     assert page["path"] == summary and "[[entities/priya-raman|Priya Raman]]" in page["content"]
+
+
+def test_a_plan_whose_inbox_file_changed_is_refused(root: Path) -> None:
+    state = state_for(root)
+    write(root, "inbox/origins.md", "# Origins\n\n" + TEXT)
+    preview = ok(call(state, "ingest_file", path="inbox/origins.md"))
+    write(root, "inbox/origins.md", "# Origins\n\nEdited meanwhile.\n")
+    message = error(call(state, "ingest_file", path="inbox/origins.md", plan_id=preview["plan_id"]))
+    assert "not this call" in message
+    text = (root / "inbox/origins.md").read_text(encoding="utf-8")
+    assert text == "# Origins\n\nEdited meanwhile.\n"
+    assert not list((root / "wiki/general/summaries").glob("*.md"))
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@
 possible duplicates, estimated cost) and writes nothing; without it the plan
 is applied as one git commit, the index is synced and the six counts are
 printed. The CLI reads any path the user names (the MCP tool reads only inside
-the vault).
+the vault); a file in the vault's ``inbox/`` is moved into the wiki, any other
+file is left where it is.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def _print(result: dict[str, Any]) -> None:
             click.echo(item["diff"], nl=False)
         if item.get("diff_omitted_lines"):
             click.echo(f"… {item['diff_omitted_lines']} more diff line(s) not shown")
+    for move in result["move"]:
+        click.echo(f"{'moved' if applied else 'move'} {move['from']} -> {move['to']}")
     for pair in result["possible_duplicates"]:
         click.echo(f"possible duplicate: {pair['a']} ~ {pair['b']} ({pair['reason']})")
     for outcome in ("skipped", "refused", "failed"):
@@ -81,7 +84,9 @@ def ingest(
 
     Each source gets a summary page; the people, tools and ideas in it get entity
     and concept pages, merged into the pages that already exist. A folder is one
-    commit; a file that cannot be read is counted failed and the rest go on.
+    commit; a file that cannot be read is counted failed and the rest go on. A file
+    in the vault's inbox/ is moved (its original kept under wiki/<domain>/sources/);
+    files elsewhere are never touched.
     With a [model] in mnemex.toml the model extracts (also for --preview): the run's
     cost is estimated first and needs --yes above confirm_above_usd. The index is
     synced after applying (--no-index to skip). --json prints the plan with the six
@@ -91,7 +96,8 @@ def ingest(
     from mnemex.ingest.run import ingest_path
 
     result = ingest_path(app.brain, path, domain, apply=not preview, confirmed=yes, offline=offline)
-    if result["applied"] and (result["created"] or result["updated"]) and not no_index:
+    changed = result["created"] or result["updated"] or result["move"]
+    if result["applied"] and changed and not no_index:
         app.brain.sync()
     emit(result, as_json, lambda: _print(result))
     if result["failed"]:

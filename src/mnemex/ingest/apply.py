@@ -3,10 +3,10 @@
 The plan names the bytes each file had when it was planned. Under the vault's
 history lock, every file is checked against those bytes (a file that moved is a
 conflict and nothing is written), each new content is written to a temporary
-file beside its target, and only then are the temporaries renamed into place.
-If anything fails on the way, the files already renamed get their original
-bytes back (kept in memory) and the new ones are removed: a failed run leaves
-the vault as it was.
+file beside its target, and only then are the temporaries renamed into place
+and the inbox files the plan moves are removed. If anything fails on the way,
+the files already renamed or removed get their original bytes back (kept in
+memory) and the new ones are removed: a failed run leaves the vault as it was.
 """
 
 from __future__ import annotations
@@ -36,7 +36,11 @@ def apply_plan(vault: Vault, plan: IngestPlan) -> dict[str, Any]:
         WriteConflict: a file changed since the plan read it (nothing written).
         IngestFailed: a write failed; every file was restored.
     """
-    writes = [c for c in plan.changes if c.action in ("create", "update") and c.after is not None]
+    writes = [
+        c
+        for c in plan.changes
+        if (c.action in ("create", "update") and c.after is not None) or c.action == "delete"
+    ]
     result = plan.to_dict(diffs=False)
     with recording(vault):
         with vault.lock():
@@ -73,10 +77,16 @@ def _write_all(vault: Vault, writes: list[FileChange]) -> None:
     try:
         for change in writes:
             target = vault.abs_path(change.path, note=False)
-            staged.append((change, target, _stage(target, change.after or b"")))
+            if change.action != "delete":
+                staged.append((change, target, _stage(target, change.after or b"")))
         for change, target, tmp in staged:
             replace(tmp, target)
             done.append((change, target))
+        for change in writes:
+            if change.action == "delete":
+                target = vault.abs_path(change.path, note=False)
+                remove(target)
+                done.append((change, target))
     except (OSError, VaultError) as exc:
         _restore(done)
         for _, _, tmp in staged:
@@ -104,6 +114,11 @@ def replace(tmp: str, target: Path) -> None:
     os.replace(tmp, target)
 
 
+def remove(target: Path) -> None:
+    """Remove a moved inbox file (a seam, like :func:`replace`)."""
+    target.unlink()
+
+
 def _restore(done: list[tuple[FileChange, Path]]) -> None:
     for change, target in reversed(done):
         if change.before is None:
@@ -113,4 +128,4 @@ def _restore(done: list[tuple[FileChange, Path]]) -> None:
             atomic_write(target, change.before)
 
 
-__all__ = ["IngestFailed", "apply_plan", "replace"]
+__all__ = ["IngestFailed", "apply_plan", "remove", "replace"]

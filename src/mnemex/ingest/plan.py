@@ -41,7 +41,7 @@ from mnemex.ingest.resolve import (
 from mnemex.report import Problem, Report
 from mnemex.vault import check_name, sha256_bytes, slugify
 
-Action = Literal["create", "update", "unchanged", "skipped"]
+Action = Literal["create", "update", "unchanged", "skipped", "delete"]
 
 #: The shared file of grey-zone pairs the health scan reads (vault format §4).
 DUPLICATES_FILE = "health/possible-duplicates.json"
@@ -57,13 +57,18 @@ def iso(moment: dt.datetime) -> str:
 
 @dataclass
 class FileChange:
-    """One file of the plan: its bytes before (``None``: new) and after."""
+    """One file of the plan: its bytes before (``None``: new) and after (``None``: removed).
+
+    A ``delete`` is an inbox file the ingest moves into the wiki: ``moved_to`` names
+    the kept original it became (or already was, for a source ingested before).
+    """
 
     path: str
     action: Action
     before: bytes | None
     after: bytes | None
     reason: str = ""
+    moved_to: str = ""
 
     def diff(self, limit: int = DIFF_LINES) -> tuple[str, int]:
         """A unified diff (text files) and how many of its lines were left out."""
@@ -119,7 +124,8 @@ class IngestPlan:
         """The sha256 of every page the plan read (``None``: must still not exist).
 
         Only notes: the other files (originals, the duplicates file) are covered by
-        re-planning, which must reproduce :meth:`writes`.
+        re-planning, which must reproduce :meth:`writes`; an inbox file the plan moves
+        is also covered by the sha256 of the source in the plan's arguments.
         """
         return {
             c.path: (sha256_bytes(c.before) if c.before is not None else None)
@@ -128,12 +134,14 @@ class IngestPlan:
         }
 
     def writes(self) -> dict[str, str]:
-        """The sha256 each changed file will have: what an applied plan must reproduce."""
-        return {
+        """The sha256 each changed file will have (``deleted``: removed): what apply must redo."""
+        out = {
             c.path: sha256_bytes(c.after)
             for c in self.changes
             if c.after is not None and c.action in ("create", "update")
         }
+        out.update({c.path: "deleted" for c in self.changes if c.action == "delete"})
+        return out
 
     def report(self) -> Report:
         report = Report()
@@ -141,7 +149,7 @@ class IngestPlan:
         for change in self.changes:
             if change.action == "skipped":
                 report.add("skipped", change.path, change.reason)
-            else:
+            elif change.action != "delete":  # a move: its kept original is counted created
                 report.add(outcome[change.action], change.path)
         for source in self.sources:
             if source.status == "unchanged":
@@ -178,6 +186,11 @@ class IngestPlan:
             "sources": [s.to_dict() for s in self.sources],
             "create": [c.path for c in self.changes if c.action == "create"],
             "update": updates,
+            "move": [
+                {"from": c.path, "to": c.moved_to, "reason": c.reason}
+                for c in self.changes
+                if c.action == "delete"
+            ],
             "possible_duplicates": self.duplicates,
             "cost": {"extractor": _extractors(self.sources), "estimated_usd": 0.0},
             "report": report,
@@ -203,6 +216,7 @@ class Planner:
         self._before: dict[str, bytes | None] = {}
         self._after: dict[str, bytes] = {}
         self._skipped: dict[str, str] = {}
+        self._moved: dict[str, tuple[str, str]] = {}  # inbox file -> (kept original, why)
         self._by_sha: dict[str, str] = {}
         self.sources: list[SourcePlan] = []
         self.failed: list[Problem] = []
@@ -230,12 +244,23 @@ class Planner:
 
     # -- one source -------------------------------------------------------------
 
-    def add(self, doc: SourceDoc, extraction: Extraction) -> SourcePlan:
-        """Plan one source; a source whose sha256 the domain already has changes nothing."""
+    def add(self, doc: SourceDoc, extraction: Extraction, inbox: str | None = None) -> SourcePlan:
+        """Plan one source; a source whose sha256 the domain already has changes nothing.
+
+        ``inbox`` is the vault-relative path of the source when it lies in ``inbox/``:
+        the ingest moves it (its original is kept under ``sources/`` and the inbox
+        file removed, in the same commit). A copy of a source already ingested is
+        removed from the inbox too, with a warning, so the inbox always empties.
+        """
         known = self._known_summary(doc.sha256)
         title = clean_text(extraction.title or doc.title) or "Untitled source"
         if known is not None:
             plan = SourcePlan(doc.path, title, doc.sha256, known, extraction.extractor, "unchanged")
+            if inbox is not None:
+                kept = self._kept_original(known)
+                why = f"already ingested as {known} (same sha256): the inbox copy is removed"
+                self._move(inbox, kept, why)
+                plan.warnings.append(why)
             self.sources.append(plan)
             return plan
         slug = slugify(title)
@@ -251,9 +276,22 @@ class Planner:
         for page, entry in targets:
             self._write_page(page, entry, targets, extraction, plan, cite, doc)
         original, text_path = self._write_source(doc, slug)
+        if inbox is not None:
+            self._move(inbox, original, f"moved to {original}")
         self._write_summary(doc, extraction, plan, slug, title, original, text_path, targets)
         self.sources.append(plan)
         return plan
+
+    def _move(self, inbox: str, kept: str, reason: str) -> None:
+        """Plan the removal of an inbox file whose bytes the wiki keeps at ``kept``."""
+        if self.read(inbox) is not None:
+            self._moved[inbox] = (kept, reason)
+
+    def _kept_original(self, summary: str) -> str:
+        """The kept original a summary page names (its ``source``), else the summary."""
+        data = self.read(summary)
+        meta = split_page(data.decode("utf-8", errors="replace"))[0] if data else {}
+        return str(meta.get("source") or summary)
 
     def _known_summary(self, sha256: str) -> str | None:
         if sha256 in self._by_sha:
@@ -477,6 +515,8 @@ class Planner:
             changes.append(FileChange(rel, action, before, after))
         for rel, reason in sorted(self._skipped.items()):
             changes.append(FileChange(rel, "skipped", self._before.get(rel), None, reason))
+        for rel, (kept, reason) in sorted(self._moved.items()):
+            changes.append(FileChange(rel, "delete", self._before.get(rel), None, reason, kept))
         return IngestPlan(
             self.domain, self.now, self.sources, changes, self.duplicates, self.failed
         )

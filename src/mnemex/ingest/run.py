@@ -50,14 +50,38 @@ def pick_domain(vault: Vault, domain: str | None) -> str:
     return check_name(name, "domain")
 
 
+def inbox_file(vault: Vault, path: Path) -> str | None:
+    """The vault-relative path of ``path`` when it is a regular file in the vault's ``inbox/``.
+
+    Only such a file is moved (removed once its original is kept in the wiki); a
+    symlink, or any file outside the inbox (and every file outside the vault the
+    CLI is given), is never touched. The last component is not resolved, so a
+    link in the inbox is seen as the link it is.
+    """
+    try:
+        target = path.parent.resolve() / path.name
+        rel = target.relative_to(vault.root.resolve() / "inbox")
+    except (OSError, ValueError):
+        return None
+    if target.is_symlink() or not target.is_file():
+        return None
+    return f"inbox/{rel.as_posix()}"
+
+
 def plan_docs(
     brain: Brain,
     docs: Iterable[SourceDoc | ReadFailure],
     domain: str,
     extractor: Extractor | None = None,
     now: dt.datetime | None = None,
+    root: Path | None = None,
 ) -> IngestPlan:
-    """Plan a batch: each source in order; one that fails to read or extract is counted failed."""
+    """Plan a batch: each source in order; one that fails to read or extract is counted failed.
+
+    A source read from the vault's ``inbox/`` is moved into the wiki (see
+    :meth:`Planner.add`). Relative source paths are taken from ``root`` (the vault,
+    for MCP) or else from the working directory (the CLI).
+    """
     brain.sync()
     extract = extractor or offline_extractor
     planner = Planner(brain, domain, now)
@@ -70,7 +94,8 @@ def plan_docs(
         except MnemexError as exc:
             planner.fail(doc.path, f"extraction failed: {exc}")
             continue
-        planner.add(doc, extraction)
+        where = Path(doc.path) if root is None else root / doc.path
+        planner.add(doc, extraction, inbox_file(brain.vault, where))
     return planner.finish()
 
 
@@ -179,8 +204,9 @@ def previewed(
         PlanRefused: unknown, expired or stale plan, or a different result.
     """
     domain = str(args["domain"])
+    root = brain.vault.root
     if plan_id is None:
-        plan = plan_docs(brain, [doc], domain, extractor)
+        plan = plan_docs(brain, [doc], domain, extractor, root=root)
         preview = run(brain, plan, apply=False)
         made = create_plan(
             brain.vault, operation, args, plan.reads(), {"now": plan.now, "writes": plan.writes()}
@@ -190,7 +216,7 @@ def previewed(
         return preview
     recorded = take_plan(brain.vault, plan_id, operation, args)
     when = dt.datetime.fromisoformat(str(recorded.details["now"]))
-    plan = plan_docs(brain, [doc], domain, extractor, now=when)
+    plan = plan_docs(brain, [doc], domain, extractor, now=when, root=root)
     if plan.writes() != recorded.details.get("writes"):
         raise PlanRefused(
             f"plan {plan_id} no longer gives the same pages (the wiki changed since the preview); "

@@ -94,7 +94,9 @@ def ingest_file(
     the wiki, like ingest_text. Paths outside the vault (absolute, ~, ..) are refused.
 
     First call without plan_id returns the plan and its plan_id; call again with it
-    to apply. The original is kept under wiki/<domain>/sources/.
+    to apply. The original is kept under wiki/<domain>/sources/; a file in inbox/ is
+    moved there (removed from the inbox in the same commit, listed under "move"),
+    also when the same bytes were ingested before.
 
     Example: ingest_file(path="inbox/kestrel-paper.pdf") then
     ingest_file(path="inbox/kestrel-paper.pdf", plan_id="3fa2...")

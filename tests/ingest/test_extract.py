@@ -220,3 +220,33 @@ def test_a_run_on_text_without_punctuation_is_quoted_in_readable_pieces() -> Non
     ex = extract_offline(read_text_source(words, format="text"))
     quotes = [*ex.summary, *(f.text for p in ex.pages for f in p.facts)]
     assert quotes and all(len(q) <= MAX_SENTENCE_CHARS for q in quotes)
+
+
+def test_interview_scaffolding_is_not_a_fact() -> None:
+    """Short answers and questions state nothing; a repeated speaker label is not the fact."""
+    ex = _extract("04-interview-priya-raman.txt")
+    facts = [f.text for p in ex.pages for f in p.facts]
+    assert facts
+    for short in ("Downsampling.", "Memory safety, mostly.", "Why Rust?"):
+        assert not [f for f in facts if short in f], short
+    assert not [f for f in facts if f.endswith("?")]
+    assert not [f for f in facts if f.startswith(("Raman: ", "Q: "))]
+    hollis = _page(ex, "Tomas Hollis")
+    assert any(f.text.startswith("Tomas Hollis was one of my students") for f in hollis.facts)
+    raman = [f.text for f in _page(ex, "Priya Raman").facts]  # her answers are not about her
+    assert raman == [
+        "Dr. Priya Raman: We had sensors on the river and nothing to store their data in."
+    ]
+
+
+def test_a_label_used_once_stays_and_short_fragments_go() -> None:
+    text = (
+        "Kestrel Cloud: It stores every segment in object storage for the users. "
+        "Kestrel Cloud, again. "
+        "Kestrel Cloud is a hosted KestrelDB service run by Hollis Analytics. "
+        "Kestrel Cloud runs in three regions since 2021."
+    )
+    page = _page(extract_offline(read_text_source(text, title="t")), "Kestrel Cloud")
+    quoted = [f.text for f in page.facts]
+    assert quoted[0] == "Kestrel Cloud: It stores every segment in object storage for the users."
+    assert "Kestrel Cloud, again." not in quoted and len(quoted) == 3

@@ -1,7 +1,8 @@
 """The offline extractor: a deterministic :class:`Extraction` from a source, no model.
 
 Modest and honest: every summary sentence, description and fact is a sentence of the
-source itself, quoted. The pieces:
+source itself, quoted (a fact without a transcript's speaker label; questions and
+scraps too short to state anything are no facts). The pieces:
 
 - **sentences**: paragraphs split on sentence ends, guarding honorifics and initials
   ("Dr. Priya Raman", "P. Raman"); hard-wrapped lines (text files, PDFs) are joined.
@@ -41,6 +42,7 @@ from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
 MAX_DESCRIPTION = 400
 MAX_SENTENCE_CHARS = 600  # longer runs are cut, so every quote stays readable
+MIN_FACT_WORDS = 5  # fewer words (a speaker label aside) state no fact: "Raman: Downsampling."
 
 
 def _words(text: str) -> frozenset[str]:
@@ -188,12 +190,25 @@ _DEFINITION_RE = re.compile(
 )
 
 
+#: A leading label: "Q:", "Raman:", "Dr. Priya Raman:" (up to three capitalised words).
+_LABEL_RE = re.compile(
+    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}:\s+"
+)
+_FACT_WORD_RE = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*")
+#: A full sentence: a capital, digit or opening quote first, a sentence end last.
+_FULL_SENTENCE_RE = re.compile(r"^[\"'“‘(]?[A-Z0-9].*[.!][\"'”’)]*$", re.DOTALL)
+
+
 @dataclass
 class _Sentence:
     text: str
     position: int
     heading: bool = False
     tokens: list[tuple[str, int, int]] = field(default_factory=list)  # (token, start, end)
+    #: the sentence as quoted evidence (a speaker label off), or None: it states no fact
+    fact: str | None = None
+    #: characters of the speaker label taken off ``fact``: a name inside it is no mention
+    label_end: int = 0
 
 
 @dataclass
@@ -216,6 +231,7 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
         max_pages: cap on entity + concept pages; by default it grows with the length.
     """
     sentences = split_sentences(doc.text)
+    _mark_facts(sentences)
     body = [s for s in sentences if not s.heading]
     if not body:
         return Extraction(title=doc.title, summary=[], warnings=["no sentences to extract from"])
@@ -266,6 +282,34 @@ def split_sentences(text: str) -> list[_Sentence]:
                 sentence.tokens = _tokens(piece)
                 out.append(sentence)
     return out
+
+
+def _mark_facts(sentences: list[_Sentence]) -> None:
+    """Set each sentence's ``fact``: what of it may be quoted as evidence on a page.
+
+    Interview scaffolding is not a fact: a question, or an answer too short to state
+    anything once its speaker label is off ("Raman: Downsampling.", "Q: Why Rust?"),
+    gets none. A label is taken off only when it is a speaker's (it opens two or more
+    sentences of the source, as "Q:" and "Raman:" do in a transcript) and what is left
+    is a full sentence; a label used once ("Kestrel Cloud: It stores ...") stays, as
+    the subject it names. A name inside a label taken off is not a mention of it for
+    evidence: the speaker's page does not collect every answer she gave.
+    """
+    labels = Counter(m.group(0).strip() for s in sentences if (m := _LABEL_RE.match(s.text)))
+    for sentence in sentences:
+        text = sentence.text
+        label = _LABEL_RE.match(text)
+        rest = text[label.end() :] if label else text
+        if (
+            text.rstrip("\"'”’) ").endswith("?")
+            or len(_FACT_WORD_RE.findall(rest)) < MIN_FACT_WORDS
+        ):
+            continue
+        speaker = label is not None and labels[label.group(0).strip()] >= 2
+        if speaker and label is not None and _FULL_SENTENCE_RE.match(rest):
+            sentence.fact, sentence.label_end = rest, label.end()
+        else:
+            sentence.fact = text
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -717,13 +761,15 @@ def _entity_page(
         | {g.core for g in members if g.core != name}
     )
     positions = sorted({m.sentence for m in mentions})
+    # "Raman: That was Marcus's joke." quotes Raman but is no fact about her
+    stated = sorted({m.sentence for m in mentions if m.end > sentences[m.sentence].label_end})
     return PlannedPage(
         name=name,
         kind="entity",
         type=etype,
         aliases=[a for a in aliases if a and a != name],
         description=_description(name, members, sentences, positions),
-        facts=_evidence(positions, sentences, score_of),
+        facts=_evidence(stated, sentences, score_of),
         mentions=len(mentions),
     )
 
@@ -842,14 +888,17 @@ def _description(
 def _evidence(
     positions: list[int], sentences: list[_Sentence], score_of: dict[int, int]
 ) -> list[Evidence]:
-    """The first mentions and the most central others, capped, in source order."""
-    body = [p for p in positions if not sentences[p].heading]
+    """The first mentions and the most central others, capped, in source order.
+
+    Only sentences that state a fact (see :func:`_mark_facts`), quoted as marked there.
+    """
+    body = [p for p in positions if not sentences[p].heading and sentences[p].fact]
     chosen = set(body[:2])
     for p in sorted(body, key=lambda p: score_of.get(p, len(score_of))):
         if len(chosen) >= MAX_EVIDENCE:
             break
         chosen.add(p)
-    return [Evidence(sentences[p].text, p) for p in sorted(chosen)]
+    return [Evidence(sentences[p].fact or "", p) for p in sorted(chosen)]
 
 
 def _entity_rank(page: PlannedPage) -> tuple[float, str]:

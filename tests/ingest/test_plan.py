@@ -123,6 +123,32 @@ def test_identical_fact_lines_are_not_repeated(root: Path) -> None:
     assert text.count("([[summaries/kestrel-overview]])\n") >= 1
 
 
+def test_related_lists_each_target_once_per_source_with_its_most_specific_relation(
+    root: Path,
+) -> None:
+    source = doc("Tidewater note", "Tidewater is the engine of KestrelDB, by Priya Raman.\n")
+    ex = extraction(
+        "Tidewater note",
+        page("KestrelDB", type_="tool", facts=("KestrelDB uses Tidewater.",)),
+        page("Tidewater", type_="tool", related=("KestrelDB",)),
+        page("Priya Raman", type_="person", related=("KestrelDB",)),
+        relations=(
+            ("Tidewater", "co-occurs with", "KestrelDB"),
+            ("KestrelDB", "stores data in", "Tidewater"),
+            ("Priya Raman", "co-occurs with", "KestrelDB"),
+        ),
+    )
+    ingest(root, (source, ex))
+    text = read(root, "wiki/general/entities/kestreldb.md")
+    related = text.split("## Related\n", 1)[1].split("\n## ", 1)[0].splitlines()
+    assert related == [
+        "- [[entities/tidewater|Tidewater]]: stores data in ([[summaries/tidewater-note]])",
+        "- [[entities/priya-raman|Priya Raman]]: co-occurs with ([[summaries/tidewater-note]])",
+    ]
+    engine = read(root, "wiki/general/entities/tidewater.md")
+    assert engine.count("[[entities/kestreldb|KestrelDB]]") == 1
+
+
 def test_different_values_for_one_field_are_both_kept(root: Path) -> None:
     first = doc("Kestrel note", "Kestrel DB\n")
     ingest(root, (first, extraction("Kestrel note", page("KestrelDB", type_="thing"))))

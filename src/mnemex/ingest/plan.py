@@ -434,14 +434,20 @@ class Planner:
             elif normalise_name(b) in mine:
                 pairs.append((a, relation))
         pairs += [(name, "related") for name in page.related]
-        items: list[str] = []
         own = by_name.get(normalise_name(page.name))
+        per_target: dict[str, tuple[NameEntry, list[str]]] = {}
         for name, relation in pairs:
             other_entry = by_name.get(normalise_name(name))
-            if other_entry is None or other_entry is own:
+            text = clean_text(relation)
+            if other_entry is None or other_entry is own or not text:
                 continue
-            items.append(f"{_link(other_entry)}: {clean_text(relation)} ({cite})")
-        return list(dict.fromkeys(items))
+            entry_relations = per_target.setdefault(other_entry.path, (other_entry, []))[1]
+            if text not in entry_relations:
+                entry_relations.append(text)
+        return [
+            f"{_link(entry)}: {_most_specific(relations)} ({cite})"
+            for entry, relations in per_target.values()
+        ]
 
     def _write_source(self, doc: SourceDoc, slug: str) -> tuple[str, str]:
         """Keep the original bytes (and the extracted text, when the original is not text)."""
@@ -536,6 +542,23 @@ class Planner:
         ordered = [pairs[k] for k in sorted(pairs)]
         text = json.dumps({"version": 1, "pairs": ordered}, indent=2, ensure_ascii=False)
         return (text + "\n").encode("utf-8")
+
+
+#: Relations that say only that two pages are linked, least specific last.
+_VAGUE_RELATIONS = ("co-occurs with", "related")
+
+
+def _most_specific(relations: list[str]) -> str:
+    """The one relation a ``## Related`` line shows for a target of one source.
+
+    A source often relates two pages twice (an explicit relation, the co-occurrence the
+    extractor counted, the page's ``related`` list): one line per target and source,
+    so the named relations win (joined when there are several), then the vaguer ones.
+    """
+    named = [r for r in relations if r.casefold() not in _VAGUE_RELATIONS]
+    if named:
+        return "; ".join(named)
+    return min(relations, key=lambda r: _VAGUE_RELATIONS.index(r.casefold()))
 
 
 def _kind(page: PlannedPage) -> str:

@@ -168,6 +168,77 @@ def test_a_model_run_above_the_limit_needs_yes_and_then_extracts_with_the_model(
     assert "- Tomas Hollis founded Hollis Analytics in 2020. ([[summaries/" in person
 
 
+def numbered(fake: FakeProvider) -> Callable[[Recorded], Canned]:
+    """Answers whose fact names the round it came from, so a second model run would show."""
+    rounds = {"n": 0}
+
+    def reply(request: Recorded) -> Canned:
+        if "Here is part" not in request.prompt_text():
+            rounds["n"] += 1
+            return fake.json(OUTLINE)
+        fact = f"Tomas Hollis founded Hollis Analytics in round {rounds['n']}."
+        return fake.json({**BATCH, "facts": [{"page": "Tomas Hollis", "fact": fact}]})
+
+    return reply
+
+
+def cache_files(root: Path) -> list[Path]:
+    return sorted((root / ".mnemex/ingest/extractions").glob("*.json"))
+
+
+def test_a_model_preview_is_cached_and_the_apply_makes_no_model_call(root: Path) -> None:
+    source = str(CORPUS / "07-hollis-analytics.md")
+    with FakeProvider() as fake:
+        fake.write_config(root, price_in_per_mtok=1.0, price_out_per_mtok=1.0)
+        fake.queue(*[numbered(fake)] * 8)
+        preview = as_json(mnemex(root, "ingest", source, "--preview", "--json"))
+        calls = len(fake.requests)
+        assert calls == 2  # the outline and one batch
+        [kept] = cache_files(root)
+        assert kept.name.startswith(preview["sources"][0]["sha256"] + "-")
+        done = as_json(mnemex(root, "ingest", source, "--json"))
+        assert len(fake.requests) == calls  # exactly one round of model requests
+    assert preview["cost"]["estimated_usd"] > 0 and preview["cost"]["cached"] == 0
+    assert done["cost"]["estimated_usd"] == 0.0 and done["cost"]["cached"] == 1
+    assert done["cost"]["estimate"].startswith("no model call; 1 source(s) cached")
+    assert sorted(done["create"]) == sorted(preview["create"])
+    assert done["sources"][0]["pages"] == preview["sources"][0]["pages"]
+    person = (root / "wiki/general/entities/tomas-hollis.md").read_text(encoding="utf-8")
+    assert "founded Hollis Analytics in round 1." in person  # the previewed extraction
+
+
+def test_a_corrupt_cache_file_is_ignored_with_a_warning_and_recomputed(root: Path) -> None:
+    source = str(CORPUS / "07-hollis-analytics.md")
+    with FakeProvider() as fake:
+        fake.write_config(root)
+        fake.queue(*[numbered(fake)] * 8)
+        mnemex(root, "ingest", source, "--preview", "--json")
+        [kept] = cache_files(root)
+        kept.write_text('{"version": 1, "extraction": {"title": 3', encoding="utf-8")
+        done = as_json(mnemex(root, "ingest", source, "--json"))
+        assert len(fake.requests) == 4  # asked again
+    assert done["cost"]["cached"] == 0
+    [warning] = [w for s in done["sources"] for w in s["warnings"]]
+    assert "is corrupt" in warning and "extracted again" in warning
+    person = (root / "wiki/general/entities/tomas-hollis.md").read_text(encoding="utf-8")
+    assert "in round 2." in person
+    assert json.loads(kept.read_text(encoding="utf-8"))["version"] == 1  # rewritten whole
+
+
+def test_another_model_does_not_reuse_the_cache(root: Path) -> None:
+    source = str(CORPUS / "07-hollis-analytics.md")
+    with FakeProvider() as fake:
+        fake.write_config(root)
+        fake.queue(*[numbered(fake)] * 8)
+        mnemex(root, "ingest", source, "--preview")
+        toml = root / "mnemex.toml"
+        # [model] is the file's last table: another context window, another extraction
+        toml.write_text(toml.read_text(encoding="utf-8") + "context_tokens = 4096\n", "utf-8")
+        mnemex(root, "ingest", source, "--preview")
+        assert len(fake.requests) == 4
+    assert len(cache_files(root)) == 2
+
+
 def test_offline_ignores_a_configured_model(root: Path, sources: Path) -> None:
     with FakeProvider() as fake:
         fake.write_config(root)

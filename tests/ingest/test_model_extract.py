@@ -11,6 +11,7 @@ import pytest
 from tests.models.fake_provider import Canned, FakeProvider, Recorded
 
 from mnemex.errors import ModelAuthError
+from mnemex.ingest import cache
 from mnemex.ingest.extract import extract_offline
 from mnemex.ingest.model_extract import estimate_ingest_cost, extract_with_model
 from mnemex.ingest.readers import read_source, read_text_source
@@ -222,3 +223,30 @@ def test_an_outline_without_pages_falls_back_to_the_offline_page_list(fake: Fake
     hollis = ex.pages[names.index("Tomas Hollis")]
     assert [f.text for f in hollis.facts] == ["Tomas Hollis founded the company."]
     assert "listed no pages" in ex.warnings[0]
+
+
+def test_an_extraction_survives_the_cache_round_trip(tmp_path: Path) -> None:
+    ex = extract_offline(read_source(CORPUS / "01-kestrel-overview.md"))
+    assert ex.relations and ex.pages and ex.pages[0].facts
+    path = tmp_path / "x.json"
+    cache.store(path, ex)
+    assert cache.load(path) == (ex, None)
+    assert cache.load(tmp_path / "none.json") == (None, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", "[]", '{"version": 99, "extraction": {}}', '{"version": 1, "extraction": {}}'],
+)
+def test_a_damaged_cache_file_is_a_warning_not_an_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(text, encoding="utf-8")
+    found, warning = cache.load(path)
+    assert found is None and warning is not None and "x.json is corrupt" in warning
+
+
+def test_the_cache_key_changes_with_the_model_and_its_context(fake: FakeProvider) -> None:
+    one = cache.setup_hash(fake.client("openai"))
+    assert one == cache.setup_hash(fake.client("openai"))
+    assert one != cache.setup_hash(fake.client("openai", model="other"))
+    assert one != cache.setup_hash(fake.client("openai", context_tokens=4096))

@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 from mcp_support import call, error, make_vault, ok, state_for
+from tests.models.fake_provider import FakeProvider
 
 from conftest import write
+from mnemex.ingest import cache
 from mnemex.ingest import run as ingest_run
 from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.run import vault_source
+from mnemex.models import load_model
+from mnemex.vault import Vault
 
 TEXT = "Priya Raman created KestrelDB in 2017. Tom Okafor wrote the compaction code.\n"
 
@@ -104,6 +109,42 @@ def test_ingest_file_reads_a_file_dropped_into_the_inbox(root: Path) -> None:
     assert "untrusted" in source
     page = ok(call(state, "get_summary", source="wiki/general/sources/origins.source.md"))
     assert page["path"] == summary and "[[entities/priya-raman|Priya Raman]]" in page["content"]
+
+
+def test_ingest_file_reuses_a_cached_model_extraction_and_never_calls_the_model(
+    root: Path,
+) -> None:
+    write(root, "inbox/origins.md", "# Origins\n\n" + TEXT)
+    with FakeProvider() as fake:
+        fake.write_config(root)
+        vault = Vault(root)
+        client = load_model(vault)
+        assert client is not None
+        doc = vault_source(vault, "inbox/origins.md")
+        modelled = Extraction(
+            "Origins",
+            ["Priya Raman made KestrelDB."],
+            pages=[
+                PlannedPage(
+                    "KestrelDB", "entity", "tool", facts=[Evidence("KestrelDB is in Rust.", 0)]
+                )
+            ],
+            extractor=f"model:{client.identity}",
+        )
+        cache.store(cache.cache_path(vault, doc, client), modelled)
+        state = state_for(root)
+        preview = ok(call(state, "ingest_file", path="inbox/origins.md"))
+        assert preview["create"] == [
+            "wiki/general/entities/kestreldb.md",
+            "wiki/general/sources/origins.source.md",
+            "wiki/general/summaries/origins.md",
+        ]
+        plan_id = preview["plan_id"]
+        applied = ok(call(state, "ingest_file", path="inbox/origins.md", plan_id=plan_id))
+        assert fake.requests == []
+    assert applied["sources"][0]["extractor"] == f"model:{client.identity}"
+    page = (root / "wiki/general/entities/kestreldb.md").read_text(encoding="utf-8")
+    assert "- KestrelDB is in Rust. ([[summaries/origins]]" in page
 
 
 def test_a_plan_whose_inbox_file_changed_is_refused(root: Path) -> None:

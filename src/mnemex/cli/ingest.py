@@ -88,7 +88,9 @@ def ingest(
     in the vault's inbox/ is moved (its original kept under wiki/<domain>/sources/);
     files elsewhere are never touched.
     With a [model] in mnemex.toml the model extracts (also for --preview): the run's
-    cost is estimated first and needs --yes above confirm_above_usd. The index is
+    cost is estimated first and needs --yes above confirm_above_usd. A preview's
+    extraction is kept in .mnemex/ingest/extractions/, so the apply after it calls no
+    model and writes the pages the preview showed. The index is
     synced after applying (--no-index to skip). --json prints the plan with the six
     counts (created, updated, unchanged, skipped, refused, failed), problems and
     warnings at the top level.

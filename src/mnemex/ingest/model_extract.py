@@ -37,6 +37,9 @@ from mnemex.models import Estimate, Message, ModelClient, complete_json, estimat
 from mnemex.models import estimate_tokens as count_tokens
 from mnemex.sanitise import escape, strip
 
+#: Bump when a prompt, or how answers become an Extraction, changes: extractions cached
+#: under an older version are then made again (:mod:`mnemex.ingest.cache`).
+PROMPT_VERSION = 1
 OUTLINE_MAX_TOKENS = 1500  # the outline's answer: a summary and up to 30 pages
 BATCH_MAX_TOKENS = 1200  # one batch's facts
 _MARGIN_TOKENS = 256  # the estimator errs high, but chat templates add tokens too
@@ -490,6 +493,7 @@ def _key(name: str) -> str:
 __all__ = [
     "BATCH_SCHEMA",
     "OUTLINE_SCHEMA",
+    "PROMPT_VERSION",
     "estimate_ingest_cost",
     "extract_with_model",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mnemex.brain import Brain
 from mnemex.errors import MnemexError, NoteNotFound, PathOutsideVault, PlanRefused, VaultError
@@ -33,6 +33,9 @@ from mnemex.recall import UNTRUSTED
 from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
 from mnemex.sanitise import escape, strip
 from mnemex.vault import LOCAL_DIR, Vault, check_name
+
+if TYPE_CHECKING:
+    from mnemex.models import ModelClient
 
 Extractor = Callable[[SourceDoc], Extraction]
 
@@ -141,26 +144,83 @@ def ingest_path(
 def _model_extractor(
     vault: Vault, docs: list[SourceDoc | ReadFailure], confirmed: bool
 ) -> tuple[Extractor | None, dict[str, Any]]:
-    """The configured model as the extractor, after estimating and gating the run's cost."""
+    """The configured model as the extractor, after estimating and gating the run's cost.
+
+    A source whose extraction by this model is cached (:mod:`mnemex.ingest.cache`: a
+    preview stored it) is planned from the cache: no call, nothing in the estimate.
+    """
     from mnemex.models import Estimate, check_budget, load_model
 
     offline_cost: dict[str, Any] = {"extractor": ["offline"], "estimated_usd": 0.0}
     client = load_model(vault)
     if client is None:
         return None, offline_cost
-    from mnemex.ingest.model_extract import estimate_ingest_cost, extract_with_model
+    from mnemex.ingest.model_extract import estimate_ingest_cost
 
+    hits, notes = _cached(vault, docs, client)
     estimate = Estimate(0, 0, 0.0, 0)
     for doc in docs:
-        if isinstance(doc, SourceDoc):
+        if isinstance(doc, SourceDoc) and doc.sha256 not in hits:
             estimate = estimate + estimate_ingest_cost(doc, client)
     check_budget(client, estimate, confirmed)
+    described = estimate.describe() if estimate.calls else "no model call"
+    if hits:
+        described += f"; {len(hits)} source(s) cached from an earlier run"
     cost = {
         "model": client.identity,
         "estimated_usd": estimate.usd,
-        "estimate": estimate.describe(),
+        "estimate": described,
+        "cached": len(hits),
     }
-    return (lambda doc: extract_with_model(doc, client)), cost
+    return (lambda doc: _extract_and_keep(vault, doc, client, hits, notes)), cost
+
+
+def _cached(
+    vault: Vault, docs: Iterable[SourceDoc | ReadFailure], client: ModelClient
+) -> tuple[dict[str, Extraction], dict[str, str]]:
+    """The cached model extractions of ``docs`` by sha256, and a warning per corrupt file."""
+    from mnemex.ingest import cache
+
+    hits: dict[str, Extraction] = {}
+    notes: dict[str, str] = {}
+    for doc in docs:
+        if not isinstance(doc, SourceDoc):
+            continue
+        found, warning = cache.load(cache.cache_path(vault, doc, client))
+        if found is not None:
+            hits[doc.sha256] = found
+        elif warning is not None:
+            notes[doc.sha256] = warning
+    return hits, notes
+
+
+def _extract_and_keep(
+    vault: Vault,
+    doc: SourceDoc,
+    client: ModelClient,
+    hits: dict[str, Extraction],
+    notes: dict[str, str],
+) -> Extraction:
+    """The cached extraction of ``doc``, else the model's, kept for the next run.
+
+    An extraction that fell back to offline as a whole is not kept: the next run asks
+    the model again rather than reusing a stand-in.
+    """
+    from mnemex.ingest import cache
+    from mnemex.ingest.model_extract import extract_with_model
+
+    hit = hits.get(doc.sha256)
+    if hit is not None:
+        return hit
+    extraction = extract_with_model(doc, client)
+    if extraction.extractor.startswith("model:"):
+        try:
+            cache.store(cache.cache_path(vault, doc, client), extraction)
+        except OSError as exc:
+            extraction.warnings.append(f"the extraction could not be cached ({exc})")
+    if doc.sha256 in notes:
+        extraction.warnings.append(notes[doc.sha256])
+    return extraction
 
 
 # -- MCP: preview -> plan_id -> apply -----------------------------------------
@@ -228,12 +288,34 @@ def previewed(
     return result
 
 
+def cached_extractor(vault: Vault, doc: SourceDoc) -> Extractor | None:
+    """The configured model's cached extraction of ``doc`` as an extractor, if there is one.
+
+    MCP never calls a model (an agent's tool call must not spend money unasked), but a
+    model extraction already paid for (``mnemex ingest X --preview``) is reused: read
+    from the same file at preview and at apply, it re-plans identically. Without a
+    cache file, or with a ``[model]`` table that does not load, it is ``None`` (the
+    offline extractor). A cache file that appears or goes between preview and apply
+    changes the plan, which apply then refuses.
+    """
+    from mnemex.models import load_model
+
+    try:
+        client = load_model(vault)
+    except MnemexError:
+        return None
+    if client is None:
+        return None
+    hit = _cached(vault, [doc], client)[0].get(doc.sha256)
+    return None if hit is None else (lambda _doc: hit)
+
+
 def mcp_ingest_text(
     brain: Brain, text: str, title: str, domain: str | None, plan_id: str | None
 ) -> dict[str, Any]:
     doc = read_text_source(text, title=title, path="<ingest_text>")
     args = {"title": title, "domain": pick_domain(brain.vault, domain), "sha256": doc.sha256}
-    return previewed(brain, "ingest_text", args, doc, plan_id)
+    return previewed(brain, "ingest_text", args, doc, plan_id, cached_extractor(brain.vault, doc))
 
 
 def mcp_ingest_file(
@@ -241,7 +323,7 @@ def mcp_ingest_file(
 ) -> dict[str, Any]:
     doc = vault_source(brain.vault, path)
     args = {"path": doc.path, "domain": pick_domain(brain.vault, domain), "sha256": doc.sha256}
-    return previewed(brain, "ingest_file", args, doc, plan_id)
+    return previewed(brain, "ingest_file", args, doc, plan_id, cached_extractor(brain.vault, doc))
 
 
 # -- reading back ----------------------------------------------------------------
@@ -311,6 +393,7 @@ def get_summary(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
 
 __all__ = [
     "Extractor",
+    "cached_extractor",
     "get_source",
     "get_summary",
     "ingest_path",

@@ -3,7 +3,9 @@
 Ingesting is previewed first: the call without ``plan_id`` returns the plan
 and its ``plan_id``; the same call with it applies exactly that plan as one git
 commit. ``ingest_file`` reads only inside the vault (``inbox/``), never a path
-outside it. Source texts and summaries are served framed as data.
+outside it. Source texts and summaries are served framed as data. The tools never call
+a model: they extract offline, or reuse a model extraction the CLI cached for the same
+bytes (:func:`mnemex.ingest.run.cached_extractor`).
 """
 
 from __future__ import annotations

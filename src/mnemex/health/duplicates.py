@@ -8,6 +8,9 @@ Three sources, merged into one ranked, capped list of pairs, each explained:
 - **vectors**: each page's mean chunk vector (the index's, no model run),
   compared by cosine similarity in blocks of a matrix product, the top few per
   page above ``[health] duplicate_threshold``; never a Python loop over pairs.
+  Each candidate is then judged by what tells the two pages apart
+  (:mod:`mnemex.health.distinct`): opposite qualifiers in the names, sentences
+  both pages only quote.
 - **ingestion**: the grey-zone pairs ingestion recorded in ``health/``.
 
 Pages that only share a name are kept apart on purpose (vault format §4): two
@@ -20,12 +23,14 @@ from collections import defaultdict
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
+from mnemex.health.distinct import PageTexts, judge_pair
 from mnemex.health.ids import Issue
 from mnemex.health.names import name_keys, why_same
 from mnemex.health.records import possible_duplicates
 from mnemex.health.scan import ScanContext, is_knowledge, register_checker
-from mnemex.health.view import NoteRow, note_vectors
+from mnemex.health.view import NoteRow, content_rows, mean_vectors
 
 #: How many nearest pages per page the vector check considers.
 TOP_K = 3
@@ -97,20 +102,11 @@ def name_pairs(ctx: ScanContext) -> list[Issue]:
     return list(found.values())
 
 
-def vector_pairs(ctx: ScanContext) -> list[Issue]:
-    """Near-duplicates by meaning: cosine similarity of mean page vectors, blockwise top-k."""
-    if not ctx.semantic or not ctx.embedder:
-        return []
-    pages = {n.id: n for n in ctx.view.notes.values() if is_knowledge(n)}
-    if len(pages) < 2:
-        return []
-    ids, matrix = note_vectors(ctx.backend, ctx.embedder, set(pages))
-    if len(ids) < 2:
-        return []
-    threshold = ctx.settings.duplicate_threshold
-    k = min(TOP_K + 1, len(ids))
+def _candidates(matrix: npt.NDArray[np.float32], threshold: float) -> dict[tuple[int, int], float]:
+    """Row pairs among each row's :data:`TOP_K` most similar at or above ``threshold``."""
+    k = min(TOP_K + 1, len(matrix))
     pairs: dict[tuple[int, int], float] = {}
-    for start in range(0, len(ids), BLOCK):
+    for start in range(0, len(matrix), BLOCK):
         sims = matrix[start : start + BLOCK] @ matrix.T
         rows = np.arange(sims.shape[0])
         sims[rows, rows + start] = -1.0  # a page is not its own duplicate
@@ -121,13 +117,34 @@ def vector_pairs(ctx: ScanContext) -> list[Issue]:
             i, j = start + r, int(top[r, c])
             key = (min(i, j), max(i, j))
             pairs[key] = max(pairs.get(key, 0.0), float(best[r, c]))
+    return pairs
+
+
+def vector_pairs(ctx: ScanContext) -> list[Issue]:
+    """Near-duplicates by meaning: cosine similarity of mean page vectors, blockwise top-k,
+    each candidate then checked by what tells the two pages apart (:func:`judge_pair`)."""
+    if not ctx.semantic or not ctx.embedder:
+        return []
+    pages = {n.id: n for n in ctx.view.notes.values() if is_knowledge(n)}
+    if len(pages) < 2:
+        return []
+    rows = content_rows(ctx.backend, ctx.embedder, set(pages))
+    ids, matrix = mean_vectors(rows)
+    if len(ids) < 2:
+        return []
+    threshold = ctx.settings.duplicate_threshold
+    candidates = {
+        (int(ids[i]), int(ids[j])): score
+        for (i, j), score in _candidates(matrix, threshold).items()
+        if not _kept_apart(pages[int(ids[i])], pages[int(ids[j])])
+    }
+    texts = PageTexts(ctx.backend, rows, {n for pair in candidates for n in pair})
     issues = []
-    for (i, j), score in sorted(pairs.items(), key=lambda kv: -kv[1]):
-        a, b = pages[int(ids[i])], pages[int(ids[j])]
-        if _kept_apart(a, b):
-            continue
-        detail = f"{a.title!r} and {b.title!r} say nearly the same (similarity {score:.2f})"
-        issues.append(_pair_issue(a, b, detail, score, "vectors"))
+    for (i, j), score in sorted(candidates.items(), key=lambda kv: -kv[1]):
+        a, b = pages[i], pages[j]
+        judged = judge_pair(a, b, score, threshold, texts)
+        if judged is not None:
+            issues.append(_pair_issue(a, b, judged[1], judged[0], "vectors"))
     return issues
 
 

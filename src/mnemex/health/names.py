@@ -87,6 +87,115 @@ def why_same(a: str, b: str) -> str:
     return "differ only by an honorific (Dr, Mr, Prof, ...)"
 
 
+#: Words of which any two name different things of one kind ("high-severity issues" and
+#: "low-severity issues"): a page named with one is never a duplicate of one named with another.
+OPPOSITES: tuple[frozenset[str], ...] = tuple(
+    frozenset(group.split())
+    for group in (
+        "high medium low",
+        "higher lower",
+        "upper lower",
+        "pre post",
+        "before after",
+        "input output",
+        "in out",
+        "inbound outbound",
+        "import export",
+        "importer exporter",
+        "client server",
+        "frontend backend",
+        "min max",
+        "minimum maximum",
+        "major minor",
+        "read write",
+        "reader writer",
+        "up down",
+        "upstream downstream",
+        "start end",
+        "begin end",
+        "first last",
+        "old new",
+        "left right",
+        "front back",
+        "top bottom",
+        "head tail",
+        "inner outer",
+        "internal external",
+        "public private",
+        "open closed",
+        "positive negative",
+        "true false",
+        "on off",
+        "push pull",
+        "send receive",
+        "sender receiver",
+        "producer consumer",
+        "encode decode",
+        "encoder decoder",
+        "encrypt decrypt",
+        "encryption decryption",
+        "compress decompress",
+        "compression decompression",
+        "serialize deserialize",
+        "serialization deserialization",
+        "primary secondary",
+        "local remote",
+        "static dynamic",
+        "sync async",
+        "synchronous asynchronous",
+        "horizontal vertical",
+        "north south east west",
+        "parent child",
+        "small medium large",
+        "short long",
+        "early late",
+        "hot cold",
+        "strong weak",
+        "increase decrease",
+        "gain loss",
+        "success failure",
+        "allow deny",
+        "accept reject",
+        "enable disable",
+        "install uninstall",
+        "login logout",
+        "supply demand",
+        "buy sell",
+        "debit credit",
+        "male female",
+    )
+)
+#: A word with one of these in front is its opposite: "supervised" and "unsupervised".
+NEGATIONS = ("un", "non", "anti")
+
+
+def _opposite_words(a: str, b: str) -> bool:
+    if a.isdigit() and b.isdigit():  # "Kestrel 1" and "Kestrel 2": two versions
+        return True
+    if any(a == n + b or b == n + a for n in NEGATIONS):
+        return True
+    return any(a in group and b in group for group in OPPOSITES)
+
+
+def opposed(a: str, b: str) -> tuple[str, str] | None:
+    """The two words that make names ``a`` and ``b`` opposites, if any: a word only ``a``
+    has against a word only ``b`` has, of one :data:`OPPOSITES` group (or one the other
+    negated, or two numbers). ``"high-severity issues"`` and ``"low-severity issues"``
+    -> ``("high", "low")``; pages so named are two things, however alike their text."""
+    wa, wb = [singular(w) for w in words(a)], [singular(w) for w in words(b)]
+    only_a = [w for w in wa if w not in wb]
+    only_b = [w for w in wb if w not in wa]
+    for x in only_a:
+        for y in only_b:
+            if _opposite_words(x, y):
+                return x, y
+    # a negated word written as two: "non-linear" against "linear"
+    for extra, other in ((only_a, wb), (only_b, wa)):
+        if len(extra) == 1 and extra[0] in NEGATIONS and other:
+            return (extra[0], "") if extra is only_a else ("", extra[0])
+    return None
+
+
 def _plain(text: str) -> set[str]:
     """Keys without the honorific step, to tell plural differences from honorifics."""
     ws = words(text)
@@ -95,9 +204,12 @@ def _plain(text: str) -> set[str]:
 
 __all__ = [
     "HONORIFICS",
+    "NEGATIONS",
+    "OPPOSITES",
     "basic_key",
     "name_key",
     "name_keys",
+    "opposed",
     "plural_key",
     "singular",
     "why_same",

@@ -23,7 +23,10 @@ import numpy.typing as npt
 from mnemex.index.backend import IndexBackend
 from mnemex.index.sqlite import SQLiteIndex
 
-_LINK_ONLY_RE = re.compile(r"^\s*(\[\[[^\]]*\]\][\s:,;.\-–—]*\w*\s*(\([^)]*\))?\s*)+$")
+_LINK_RE = re.compile(r"\[\[[^\]]*\]\]")
+_WORD_RE = re.compile(r"\w+")
+#: Words a navigation item may carry besides its links ("co-occurs with", "related").
+NAV_WORDS = 3
 
 
 @dataclass
@@ -170,54 +173,91 @@ def load_view(backend: IndexBackend) -> IndexView:
     return IndexView(notes, links, problems)
 
 
-def link_only_chunks(backend: IndexBackend) -> set[int]:
-    """Ids of chunks that are only a link (a ``## Related`` or ``## Sources`` item).
+def is_navigation(text: str) -> bool:
+    """A chunk that is links plus at most a few words of label: ``[[x]]: related``,
+    ``[[x|X]]: co-occurs with ([[summaries/s]])``, a ``## Sources`` item.
 
-    They are navigation, not content: two pages about different things list the
-    same summaries, and two copies of one page may list different ones.
+    Navigation, not content: two pages about different things list the same
+    summaries and name each other under ``## Related``, and two copies of one
+    page may list different ones.
     """
+    if not text.lstrip().startswith("[["):
+        return False
+    return len(_WORD_RE.findall(_LINK_RE.sub(" ", text))) <= NAV_WORDS
+
+
+def link_only_chunks(backend: IndexBackend) -> set[int]:
+    """Ids of the chunks that are navigation (:func:`is_navigation`), not content."""
     if isinstance(backend, SQLiteIndex):
         db = sqlite3.connect(f"file:{backend.path}?mode=ro", uri=True)
         try:
             rows = db.execute("SELECT id, text FROM chunks WHERE ltrim(text) LIKE '[[%'")
-            return {int(r[0]) for r in rows if _LINK_ONLY_RE.match(r[1])}
+            return {int(r[0]) for r in rows if is_navigation(r[1])}
         finally:
             db.close()
     table = backend.vector_table(backend.get_meta("embedder") or "")
     chunks = backend.chunks_by_id(int(c) for c in table.chunk_ids)
-    return {cid for cid, c in chunks.items() if _LINK_ONLY_RE.match(str(c["text"]))}
+    return {cid for cid, c in chunks.items() if is_navigation(str(c["text"]))}
 
 
-def note_vectors(
-    backend: IndexBackend, embedder: str, wanted: set[int]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
-    """One unit vector per note among ``wanted`` ids: the mean of its content chunks' vectors
-    (link-only chunks left out, unless a page has nothing else).
+@dataclass
+class ContentRows:
+    """The vector rows of the content chunks (navigation left out) of some notes."""
 
-    Returns ``(note ids, matrix)``; notes without vectors are left out.
-    """
+    chunk_ids: npt.NDArray[np.int64]
+    note_ids: npt.NDArray[np.int64]
+    matrix: npt.NDArray[np.float32]
+
+
+def content_rows(backend: IndexBackend, embedder: str, wanted: set[int]) -> ContentRows:
+    """The chunk vectors of the notes among ``wanted`` ids, link-only chunks left out unless
+    a page has nothing else (a page of links only still has a vector)."""
     table = backend.vector_table(embedder)
     if not len(table.note_ids) or table.matrix.shape[1] < 2:
-        return np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.float32)
+        empty = np.zeros(0, dtype=np.int64)
+        return ContentRows(empty, empty, np.zeros((0, 1), dtype=np.float32))
     keep = np.isin(table.note_ids, np.fromiter(wanted, dtype=np.int64, count=len(wanted)))
     skip = link_only_chunks(backend)
     if skip:
         content = keep & ~np.isin(
             table.chunk_ids, np.fromiter(skip, dtype=np.int64, count=len(skip))
         )
-        # a page of links only keeps its links: it still has a vector
         has_content = np.isin(table.note_ids, table.note_ids[content])
         keep = content | (keep & ~has_content)
-    ids = table.note_ids[keep]
-    matrix = table.matrix[keep]
-    if not len(ids):
+    return ContentRows(table.chunk_ids[keep], table.note_ids[keep], table.matrix[keep])
+
+
+def mean_vectors(rows: ContentRows) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """One unit vector per note of ``rows``: the normalised sum of its chunk vectors."""
+    if not len(rows.note_ids):
         return np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.float32)
-    unique, inverse = np.unique(ids, return_inverse=True)
-    sums = np.zeros((len(unique), matrix.shape[1]), dtype=np.float32)
-    np.add.at(sums, inverse, matrix)
+    unique, inverse = np.unique(rows.note_ids, return_inverse=True)
+    sums = np.zeros((len(unique), rows.matrix.shape[1]), dtype=np.float32)
+    np.add.at(sums, inverse, rows.matrix)
     norms = np.linalg.norm(sums, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return unique.astype(np.int64), (sums / norms).astype(np.float32)
 
 
-__all__ = ["IndexView", "LinkRow", "NoteRow", "link_only_chunks", "load_view", "note_vectors"]
+def note_vectors(
+    backend: IndexBackend, embedder: str, wanted: set[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """One unit vector per note among ``wanted`` ids: the mean of its content chunks' vectors.
+
+    Returns ``(note ids, matrix)``; notes without vectors are left out.
+    """
+    return mean_vectors(content_rows(backend, embedder, wanted))
+
+
+__all__ = [
+    "ContentRows",
+    "IndexView",
+    "LinkRow",
+    "NoteRow",
+    "content_rows",
+    "is_navigation",
+    "link_only_chunks",
+    "load_view",
+    "mean_vectors",
+    "note_vectors",
+]

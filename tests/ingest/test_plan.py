@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -9,7 +10,9 @@ import pytest
 from test_plan_support import doc, extraction, git_vault, interview, open_brain, overview, page
 
 from mnemex.ingest.apply import apply_plan
+from mnemex.ingest.extract import extract_offline
 from mnemex.ingest.plan import DUPLICATES_FILE, Planner
+from mnemex.ingest.readers import read_source
 from mnemex.ingest.resolve import NameEntry, NameTable, normalise_name, resolve_page
 from mnemex.vault.markdown import parse_note
 
@@ -26,6 +29,11 @@ def ingest(root: Path, *sources: tuple[object, object]) -> dict[str, object]:
         for source_doc, source_extraction in sources:
             planner.add(source_doc, source_extraction)  # type: ignore[arg-type]
         return apply_plan(brain.vault, planner.finish())
+
+
+def today() -> str:
+    """The ingestion day an undated source's fact lines carry (the planner's UTC day)."""
+    return dt.datetime.now(dt.UTC).date().isoformat()
 
 
 def read(root: Path, rel: str) -> str:
@@ -79,7 +87,9 @@ def test_surname_initials_and_acronyms_find_the_one_page_they_name() -> None:
 
 
 def test_a_second_source_merges_into_the_pages_of_the_first(root: Path) -> None:
-    ingest(root, overview())
+    first, first_extraction = overview()
+    first.date = "2019-03-14T09:30:00"
+    ingest(root, (first, first_extraction))
     result = ingest(root, interview())
     pages = result["sources"][0]["pages"]  # type: ignore[index]
     assert pages["wiki/general/entities/priya-raman.md"] == "updated"
@@ -90,8 +100,12 @@ def test_a_second_source_merges_into_the_pages_of_the_first(root: Path) -> None:
     assert "Dr. Raman" in person.aliases
     assert len(person.frontmatter["sources"]) == 2
     text = read(root, "wiki/general/entities/priya-raman.md")
-    assert "- Priya Raman created KestrelDB in 2017. ([[summaries/kestrel-overview]])" in text
-    assert "- Dr. Raman prefers Rust. ([[summaries/raman-interview]])" in text
+    # each fact line carries its source's date: the document's own, else the ingestion day
+    assert (
+        "- Priya Raman created KestrelDB in 2017. ([[summaries/kestrel-overview]], 2019-03-14)"
+        in text
+    )
+    assert f"- Dr. Raman prefers Rust. ([[summaries/raman-interview]], {today()})" in text
 
 
 def test_merging_keeps_hand_edits_and_only_appends(root: Path) -> None:
@@ -110,7 +124,7 @@ def test_merging_keeps_hand_edits_and_only_appends(root: Path) -> None:
     body_after = after.split("---\n", 2)[2].splitlines()
     kept = [line for line in body_after if line in body_before]
     assert kept == body_before  # every line a person wrote is still there, in order
-    assert "- KestrelDB 2.0 shipped in 2023. ([[summaries/raman-interview]])" in after
+    assert f"- KestrelDB 2.0 shipped in 2023. ([[summaries/raman-interview]], {today()})" in after
 
 
 def test_identical_fact_lines_are_not_repeated(root: Path) -> None:
@@ -340,3 +354,17 @@ def test_names_that_differ_only_in_a_number_are_never_merged() -> None:
     match = resolve_page(page("Kestrel 2.0", type_="product"), table)
     assert match.decision == "grey" and not match.confirmable
     assert "different numbers" in match.reason
+
+
+def test_the_corpus_contradiction_is_kept_side_by_side_each_line_dated(root: Path) -> None:
+    corpus = Path(__file__).parent / "corpus"
+    for name in ("03-release-notes-1-0.md", "02-origins-at-northgate.html"):
+        source = read_source(corpus / name)
+        ingest(root, (source, extract_offline(source)))
+    text = read(root, "wiki/general/entities/kestreldb.md")
+    assert (
+        "- Kestrel 1.0 was released on 14 March 2019. "
+        "([[summaries/kestrel-1-0-release-notes]], 2019-03-14)\n" in text
+    )
+    [june] = [line for line in text.splitlines() if "Kestrel 1.0 shipped in June 2019" in line]
+    assert june.endswith("([[summaries/how-kestrel-began-a-history-of-the-project]], 2021-09-10)")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Literal
@@ -48,6 +49,7 @@ DUPLICATES_FILE = "health/possible-duplicates.json"
 #: How many diff lines a preview shows per file.
 DIFF_LINES = 80
 
+_ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _EXTENSIONS = {"markdown": "md", "text": "txt", "html": "html", "pdf": "pdf"}
 
 
@@ -379,11 +381,14 @@ class Planner:
             )
             plan.pages[entry.path] = "linked"
             return
+        dated = f"{cite}, {self._source_date(doc)}"
         facts = [
-            f"{clean_text(f.text)} ({cite})" for f in sorted(page.facts, key=lambda f: f.position)
+            f"{text} ({dated})"
+            for text in (clean_text(f.text) for f in sorted(page.facts, key=lambda f: f.position))
+            if text
         ]
         sections = {
-            "Key points": [f for f in dict.fromkeys(facts) if f.strip() != f"({cite})"],
+            "Key points": list(dict.fromkeys(facts)),
             "Related": self._related(page, targets, extraction, cite),
             "Sources": [cite],
         }
@@ -414,6 +419,15 @@ class Planner:
             plan.pages[entry.path] = plan.pages.get(entry.path, "updated")
         self._write(entry.path, (dump_frontmatter(meta) + body).encode("utf-8"))
         self.table.add(_entry_as_written(entry, meta))
+
+    def _source_date(self, doc: SourceDoc) -> str:
+        """The date a fact line carries: the document's own, else the ingestion day.
+
+        Two sources that disagree are both kept (never overwritten), and the dates on
+        their lines show which said what when.
+        """
+        match = _ISO_DAY_RE.match(doc.date or "")
+        return match.group(0) if match else self.moment.date().isoformat()
 
     def _related(
         self,

@@ -34,13 +34,16 @@ QUOTED = (
 SEVERITY = "We found two high-severity issues and several low-severity issues in the audit."
 
 
-def _quoting(title: str, sentences: tuple[str, ...]) -> str:
-    cite = " ([[summaries/kestrel-design-notes]])"
-    points = "".join(f"- {s}{cite}\n" for s in sentences)
+def _quoting(title: str, sentences: tuple[str, ...], other: str) -> str:
+    """A page as ingestion writes it: the source's sentences, cited and dated, and the other
+    page the source names under ``## Related``."""
+    cite = "([[summaries/kestrel-design-notes]], 2026-10-01)"
+    points = "".join(f"- {s} {cite}\n" for s in sentences)
     return page(
         "concept",
         title,
         f"{sentences[0]}\n\n## Key points\n{points}\n"
+        f"## Related\n- [[concepts/{other}]]: co-occurs with {cite}\n\n"
         "## Sources\n- [[summaries/kestrel-design-notes]]\n",
         extra=f"sources:\n- path: {SOURCE}\n",
     ).replace("sources: []\n", "")
@@ -54,10 +57,10 @@ def vault(vault_dir: Path) -> Path:
 def make_pairs(vault_dir: Path) -> Path:
     """Two pairs of pages quoting one source about different things, one machine twice."""
     write(vault_dir, SOURCE, page("summary", "Kestrel design notes", "## Summary\nNotes.\n"))
-    write(vault_dir, PLANNER, _quoting("query planner", QUOTED))
-    write(vault_dir, ENGINE, _quoting("storage engine", QUOTED))
-    write(vault_dir, HIGH, _quoting("high-severity issues", (SEVERITY,)))
-    write(vault_dir, LOW, _quoting("low-severity issues", (SEVERITY,)))
+    write(vault_dir, PLANNER, _quoting("query planner", QUOTED, "storage-engine"))
+    write(vault_dir, ENGINE, _quoting("storage engine", QUOTED, "query-planner"))
+    write(vault_dir, HIGH, _quoting("high-severity issues", (SEVERITY,), "low-severity-issues"))
+    write(vault_dir, LOW, _quoting("low-severity issues", (SEVERITY,), "high-severity-issues"))
     # one machine under two names, each page written in its own words
     write(
         vault_dir,

@@ -28,11 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.health.names import opposed, plural_key
-from mnemex.health.view import ContentRows, NoteRow
+from mnemex.health.view import CITATION_RE, ContentRows, NoteRow
 from mnemex.index.backend import IndexBackend
 
-#: A citation in brackets after a quoted sentence: ``([[summaries/s]])``.
-_CITATION_RE = re.compile(r"\(\s*\[\[[^\]]*\]\](?:[\s,;]*\[\[[^\]]*\]\])*\s*\)")
 #: A wikilink, its label kept: ``[[entities/perch|Perch]]`` -> ``Perch``.
 _LINK_RE = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]")
 
@@ -40,9 +38,9 @@ Vector = npt.NDArray[np.float32]
 
 
 def sentence_key(text: str) -> str:
-    """A chunk's text with citations and link markup dropped, case, hyphens and plurals
-    ignored: the same quote cited from two pages has one key."""
-    return plural_key(_LINK_RE.sub(r"\1", _CITATION_RE.sub(" ", text)))
+    """A chunk's text with citations (and their dates) and link markup dropped, case,
+    hyphens and plurals ignored: the same quote cited from two pages has one key."""
+    return plural_key(_LINK_RE.sub(r"\1", CITATION_RE.sub(" ", text)))
 
 
 class PageTexts:

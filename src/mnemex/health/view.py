@@ -24,6 +24,8 @@ from mnemex.index.backend import IndexBackend
 from mnemex.index.sqlite import SQLiteIndex
 
 _LINK_RE = re.compile(r"\[\[[^\]]*\]\]")
+#: A citation in brackets after a sentence, with or without a date: ``([[s]], 2023-09-22)``.
+CITATION_RE = re.compile(r"\(\s*\[\[[^\]]*\]\][^()]*\)")
 _WORD_RE = re.compile(r"\w+")
 #: Words a navigation item may carry besides its links ("co-occurs with", "related").
 NAV_WORDS = 3
@@ -175,7 +177,7 @@ def load_view(backend: IndexBackend) -> IndexView:
 
 def is_navigation(text: str) -> bool:
     """A chunk that is links plus at most a few words of label: ``[[x]]: related``,
-    ``[[x|X]]: co-occurs with ([[summaries/s]])``, a ``## Sources`` item.
+    ``[[x|X]]: co-occurs with ([[summaries/s]], 2023-09-22)``, a ``## Sources`` item.
 
     Navigation, not content: two pages about different things list the same
     summaries and name each other under ``## Related``, and two copies of one
@@ -183,7 +185,7 @@ def is_navigation(text: str) -> bool:
     """
     if not text.lstrip().startswith("[["):
         return False
-    return len(_WORD_RE.findall(_LINK_RE.sub(" ", text))) <= NAV_WORDS
+    return len(_WORD_RE.findall(_LINK_RE.sub(" ", CITATION_RE.sub(" ", text)))) <= NAV_WORDS
 
 
 def link_only_chunks(backend: IndexBackend) -> set[int]:
@@ -250,6 +252,7 @@ def note_vectors(
 
 
 __all__ = [
+    "CITATION_RE",
     "ContentRows",
     "IndexView",
     "LinkRow",

@@ -57,14 +57,25 @@ def _sessions(brain: Brain, query: str, **scope: str) -> list[str]:
         ("dry-run flag for the import command", CODEX),
         ("what failed when cargo test import ran?", CODEX),
         ("dark mode toggle", "9e8d7c6b-0000-4000-8000-000000000002"),
-        ("frost date configurable", "56ad0ed61324bdca"),
-        ("README section about FROST_DATE", "1d0e39edf01e6259"),
+        # an Aider session's id hashes its repository's absolute path: found by title
+        ("frost date configurable", "aider:make the frost date configurable"),
+        ("README section about FROST_DATE", "aider:add a README section about FROST_DATE"),
     ],
 )
 def test_search_memories_finds_the_session_that_answers(
     brain: Brain, question: str, session: str
 ) -> None:
+    if session.startswith("aider:"):
+        session = _aider_session(brain, session.removeprefix("aider:"))
     assert _sessions(brain, question)[0] == session
+
+
+def _aider_session(brain: Brain, title: str) -> str:
+    for path in (brain.vault.root / "memories").rglob("*.md"):
+        fm = parse_note(path.read_text(encoding="utf-8"), path.name).frontmatter
+        if fm.get("harness") == "aider" and fm.get("title") == title:
+            return str(fm["session"])
+    raise AssertionError(f"no aider digest titled {title!r}")
 
 
 def test_a_failure_is_found_by_the_error_it_printed(brain: Brain) -> None:

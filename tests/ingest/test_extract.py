@@ -250,3 +250,24 @@ def test_a_label_used_once_stays_and_short_fragments_go() -> None:
     quoted = [f.text for f in page.facts]
     assert quoted[0] == "Kestrel Cloud: It stores every segment in object storage for the users."
     assert "Kestrel Cloud, again." not in quoted and len(quoted) == 3
+
+
+def test_a_stated_alias_joins_the_name_it_renames() -> None:
+    text = (
+        "# Early computing\n\n"
+        "Augusta Ada King, Countess of Lovelace, better known as Ada Lovelace, wrote the first "
+        "published algorithm. Ada Lovelace worked with Charles Babbage on the engines.\n\n"
+        "Grace Hopper (born Grace Brewster Murray) later built compilers. Grace Hopper is "
+        "remembered for COBOL. Lovelace Labs, formerly Analytical Works, sells tutoring "
+        "software. Lovelace Labs is based in Oxford. Ada Lovelace is known as the first "
+        "programmer.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Early computing"))
+    ada = _page(ex, "Ada Lovelace")
+    assert {"Augusta Ada King", "Countess of Lovelace"} <= set(ada.aliases)
+    assert ada.type == "person"
+    assert "Grace Brewster Murray" in _page(ex, "Grace Hopper").aliases
+    labs = _page(ex, "Lovelace Labs")
+    assert labs.aliases == ["Analytical Works"] and labs.type == "organization"
+    names = {p.name for p in ex.pages}
+    assert not names & {"Augusta Ada King", "Grace Brewster Murray", "Analytical Works"}

@@ -120,7 +120,9 @@ _ORG_CONTEXT = _words(
 )
 #: Common first names across languages: a strong "person" signal for a two-word name.
 _FIRST_NAMES = _words(
-    """aaron adam adrian ahmed aisha alan albert alex alexander alice alicia amal amanda amir
+    """aaron ada adam adrian ahmed aisha alan albert alex alexander alice alicia amal amanda amir
+    amara anil augusta ayesha chidi dennis deepa donald dorothy edsger frances guido hedy
+    jun katherine ken kofi linus margaret mira ngozi radia sunita tim tomas tunde vint wei yuki
     amy ana andrea andrew angela anna anne anton antonio arjun ava barbara ben benjamin bob
     brian bruno carl carla carlos carmen caroline charles charlie chen chris christian
     christina claire clara daniel david diana diego dmitri elena eli elif elizabeth ella
@@ -704,17 +706,35 @@ def _merge_stated_aliases(
     for pos, mentions in by_sentence.items():
         text = sentences[pos].text
         mentions.sort(key=lambda m: m.end)
+        gaps: list[str | None] = []
         for a, b in itertools.pairwise(mentions):
             start_b = text.find(b.surface, a.end)
+            gaps.append(text[a.end : start_b] if start_b >= 0 else None)
             if start_b < 0:
                 continue
             gap = text[a.end : start_b]
-            paren = gap.strip() == "(" and text[start_b + len(b.surface) :].startswith(")")
+            after = text[start_b + len(b.surface) :]
+            paren = gap.strip() == "(" and after.startswith(")")
             appositive = re.fullmatch(r",\s+the\s+", gap) is not None and re.match(
-                r"\s*[,.;]", text[start_b + len(b.surface) :]
+                r"\s*[,.;]", after
             )
-            if paren or appositive:
+            stated = _STATED_ALIAS.fullmatch(gap) is not None and re.match(r"\s*[,.;)]", after)
+            if paren or appositive or stated:
                 uf.union(_key(a.core), _key(b.core))
+            # "Augusta Ada King, Countess of Lovelace, better known as Ada Lovelace": a title
+            # between the two names is the same person too
+            if stated and len(gaps) >= 2 and gaps[-2] is not None and gaps[-2].strip() == ",":
+                before = mentions[len(gaps) - 2]
+                uf.union(_key(before.core), _key(a.core))
+
+
+#: "A, better known as B", "A (also called B)", "A, formerly B", "A (born B)", "A, a.k.a. B".
+_STATED_ALIAS = re.compile(
+    r"\s*[,(]\s*(?:(?:also|better|commonly|formerly|previously|now|otherwise|once)\s+)?"
+    r"(?:known\s+as|called|named)\s+(?:the\s+)?"
+    r"|\s*[,(]\s*(?:a\.?k\.?a\.?|née|born|formerly|previously)\s+(?:the\s+)?",
+    re.IGNORECASE,
+)
 
 
 _NOT_A_SURNAME = (

@@ -10,7 +10,7 @@ is unique under the tolerant comparison health uses, so a clean page is never a
 duplicate by accident.
 
 Planted, each recorded in ``OUT/../<name>.manifest.json`` (not in the vault):
-broken links with a suggestion (plural, honorific, alias, wrong folder prefix)
+broken links with a suggestion (plural, honorific, alias, wrong folder prefix, case, hyphens)
 and without one (a name no page has); orphans; duplicates (plural and honorific
 variants, one thing as entity and concept, near-copies under unrelated names,
 pairs ingestion recorded); stale pages, handoffs and foundations; missing
@@ -308,10 +308,16 @@ def _plant_and_render(
         b.plant("duplicates", [a["path"], c["path"]], how="ingestion")
     # broken links: in user notes, with and without a suggestion
     broken: list[tuple[str, str | None]] = []
-    for i in range(10 * scale):
+    for i in range(14 * scale):
         t = clean_thing()
-        style = i % 5
-        if style == 0:
+        style = i % 7
+        if style == 5:  # case only: the index follows it, other tools may not
+            target = t["title"].lower() if t["title"] != t["title"].lower() else t["title"].upper()
+        elif style == 6:  # hyphens for spaces
+            target = t["title"].replace(" ", "-") if " " in t["title"] else t["title"] + "-page"
+            if target == slugify(t["title"]):  # the slug is the file name: an exact link
+                target = target.upper()
+        elif style == 0:
             target = t["title"] + "s"
         elif style == 1:
             target = f"Dr {t['title']}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from pathlib import PurePosixPath
+from urllib.parse import unquote
 
 from mnemex.health.ids import Issue
 from mnemex.health.names import name_keys
@@ -88,9 +89,71 @@ def _is_attachment_target(target: str) -> bool:
     return 1 <= len(ext) <= 5 and ext.isalnum() and f".{ext}" not in NOTE_SUFFIXES
 
 
+def _without_suffix(name: str) -> str:
+    for suffix in NOTE_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def exactly_named(target: str, dest: NoteRow) -> bool:
+    """Whether a link names its page exactly: its path (or a path suffix), file name or title.
+
+    The index also follows a link that differs from every name of its page only by case or
+    by hyphens and spaces (``[[priya raman]]``, ``[[Priya-Raman]]`` for ``Priya Raman.md``),
+    so that search and the graph see it; but another markdown tool may not, so such a link
+    is reported with the exact name as its suggestion. A page's title counts as exact: mnemex
+    names its pages by slug and links them by title (``[[Priya Raman]]`` for
+    ``priya-raman.md`` titled "Priya Raman").
+    """
+    bare = _without_suffix(unquote(target.strip().replace("\\", "/")).lstrip("/"))
+    path = _without_suffix(dest.path)
+    if path == bare or path.endswith("/" + bare):
+        return True
+    folder, _, last = bare.rpartition("/")
+    if last != dest.title:
+        return False
+    return not folder or PurePosixPath(path).parent.as_posix().endswith(folder)
+
+
+def _loose_links(ctx: ScanContext) -> list[Issue]:
+    """Links the index follows only by folding case or hyphens: one issue per (page, target)."""
+    notes = ctx.view.notes
+    grouped: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for link in ctx.view.links:
+        source = notes.get(link.src)
+        dest = notes.get(link.dst) if link.dst is not None else None
+        if dest is None or source is None or not link_source_checked(source):
+            continue
+        if not exactly_named(link.target, dest):
+            grouped[(link.src, link.target, dest.path)].append(link.line)
+    issues = []
+    for (src, target, dest_path), lines in sorted(grouped.items()):
+        where = "line " + ", ".join(str(n) for n in sorted(set(lines))[:5])
+        dest = notes[dest_path]
+        issues.append(
+            Issue(
+                "broken_links",
+                [src],
+                f"[[{target}]] ({where}) names no page exactly: {dest_path} is called "
+                f"{dest.stem!r} (title {dest.title!r}); mnemex follows it, other markdown "
+                "tools may not",
+                target,
+                f"re-point it to {dest_path} ({_link_text(target, dest_path)})",
+                data={
+                    "target": target,
+                    "lines": sorted(set(lines)),
+                    "suggested": dest_path,
+                    "loose": True,
+                },
+            )
+        )
+    return issues
+
+
 @register_checker("broken_links", "unresolved")
 def broken_links(ctx: ScanContext) -> list[Issue]:
-    """Links that resolve to no note, one issue per (page, target)."""
+    """Links that resolve to no note (or only loosely), one issue per (page, target)."""
     notes = ctx.view.notes
     grouped: dict[tuple[str, str], list[int]] = defaultdict(list)
     for link in ctx.view.links:
@@ -98,8 +161,9 @@ def broken_links(ctx: ScanContext) -> list[Issue]:
         if link.dst is not None or source is None or not link_source_checked(source):
             continue
         grouped[(link.src, link.target)].append(link.line)
+    loose = _loose_links(ctx)
     if not grouped:
-        return []
+        return loose
     names = TolerantNames(notes)
     attachments: set[str] | None = None
     issues = []
@@ -121,7 +185,7 @@ def broken_links(ctx: ScanContext) -> list[Issue]:
         elif candidates:
             detail += f"; several pages could be meant: {', '.join(candidates[:5])}"
         issues.append(Issue("broken_links", [src], detail, target, suggestion, data=data))
-    return issues
+    return issues + loose
 
 
 @register_checker("orphans", "no_incoming_links")
@@ -184,4 +248,4 @@ def missing_backlinks(ctx: ScanContext) -> list[Issue]:
     return issues
 
 
-__all__ = ["TolerantNames", "broken_links", "missing_backlinks", "orphans"]
+__all__ = ["TolerantNames", "broken_links", "exactly_named", "missing_backlinks", "orphans"]

@@ -271,3 +271,19 @@ def test_a_stated_alias_joins_the_name_it_renames() -> None:
     assert labs.aliases == ["Analytical Works"] and labs.type == "organization"
     names = {p.name for p in ex.pages}
     assert not names & {"Augusta Ada King", "Grace Brewster Murray", "Analytical Works"}
+
+
+def test_institution_names_run_through_of_the_and_a_name_that_opens_sentences_counts() -> None:
+    text = (
+        "# Low water\n\n"
+        "The Central Commission for the Navigation of the Rhine (CCNR) published a report in "
+        "2023. The CCNR report recommended deeper channels for the barges on the river. "
+        "Contargo, one of the largest inland operators, moved part of its volume to rail. "
+        "Contargo ordered two shallow-draught vessels in 2023. However, the forecasts helped. "
+        "However, low water stays a planning problem for every operator on the river.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Low water"))
+    ccnr = _page(ex, "Central Commission for the Navigation of the Rhine")
+    assert ccnr.type == "organization" and "CCNR" in ccnr.aliases
+    assert _page(ex, "Contargo").mentions == 2
+    assert not any(p.name == "However" for p in ex.pages)

@@ -326,3 +326,30 @@ def test_pdf_words_broken_at_line_ends_are_joined(tmp_path: Path) -> None:
     assert "applies compression to old segments" in text  # spelled so elsewhere
     assert "time-series data" in text  # a real hyphen stays
     assert doc.title == "Hyphens"  # the tool's file name is no title; the long first line neither
+
+
+def test_an_html_titles_site_name_is_dropped_only_when_the_page_says_so(tmp_path: Path) -> None:
+    body = (
+        "<article><h1>{h1}</h1><p>The barge fleet on the river cut its loads to a third in a "
+        "dry summer, and operators moved part of their volume to rail for months.</p>"
+        "<p>Forecasts of low water now reach six weeks ahead, and operators plan by them.</p>"
+        "</article>"
+    )
+    cases = {
+        "site.html": ("<title>Low water | River Weekly</title>", "Low water", "Low water"),
+        "og.html": (
+            '<title>Low water - River Weekly</title><meta property="og:site_name" '
+            'content="River Weekly">',
+            "Something else",
+            "Low water",
+        ),
+        "dash.html": (
+            "<title>Pre-war barges - a history</title>",
+            "Barges",
+            "Pre-war barges - a history",
+        ),
+    }
+    for name, (head, h1, expected) in cases.items():
+        path = tmp_path / name
+        path.write_text(f"<html><head>{head}</head><body>{body.format(h1=h1)}</body></html>")
+        assert read_source(path).title == expected, name

@@ -488,6 +488,7 @@ def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
             i += 1
             continue
         j = i + 1
+        institution = False
         while j < len(toks):
             gap = text[toks[j - 1][2] : toks[j][1]]
             nxt = toks[j][0]
@@ -502,6 +503,19 @@ def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
                 and not text[toks[j][2] : toks[j + 1][1]].strip()
             ):
                 j += 2
+            elif (
+                # "Central Commission for the Navigation of the Rhine": an institution's
+                # name may go on through "of the" / "for the"
+                nxt in ("of", "for")
+                and (institution or toks[j - 1][0].lower() in _ORG_WORDS)
+                and j + 2 < len(toks)
+                and toks[j + 1][0] == "the"
+                and _is_name_token(toks[j + 2][0])
+                and not text[toks[j][2] : toks[j + 1][1]].strip()
+                and not text[toks[j + 1][2] : toks[j + 2][1]].strip()
+            ):
+                j += 3
+                institution = True
             else:
                 break
         words = [t for t, _a, _b in toks[i:j]]
@@ -618,6 +632,7 @@ def _entities(
             all(m.initial for m in g.mentions)
             and not g.core.isupper()
             and not _fits_a_full_name(g, groups)
+            and not _opens_sentences_as_a_name(g, lower_counts)
         ):
             del groups[key]
     uf = _UnionFind()
@@ -635,6 +650,21 @@ def _entities(
             where[page.name] = {m.sentence for g in members for m in g.mentions}
     pages.sort(key=_entity_rank, reverse=True)
     return pages[: max(0, limit)]
+
+
+def _opens_sentences_as_a_name(group: _Group, lower_counts: Counter[str]) -> bool:
+    """ "Contargo moved ... Contargo ordered ...": a word that opens two sentences or more,
+    is no common word and is never written in lower case is a name, though only ever seen
+    where any word is capitalised."""
+    word = group.core.lower()
+    return (
+        len(group.mentions) >= 2
+        and len(word) >= 4
+        and word.isalpha()
+        and word not in _STOPWORDS
+        and not lower_counts[word]
+        and not word.endswith(("ly", "ing", "ed"))
+    )
 
 
 def _fits_a_full_name(group: _Group, groups: dict[str, _Group]) -> bool:
@@ -813,7 +843,12 @@ def _entity_type(
     votes: Counter[str] = Counter()
     words = [w.lower() for w in name.split()]
     last = words[-1]
-    if last in _ORG_WORDS or any(w in ("university", "institute", "foundation") for w in words):
+    head = words[: next((k for k, w in enumerate(words) if w in _CONNECTORS), len(words))]
+    if (
+        last in _ORG_WORDS
+        or bool(head and head[-1] in _ORG_WORDS)  # "Central Commission for the ..."
+        or any(w in ("university", "institute", "foundation") for w in words)
+    ):
         votes["organization"] += 6
     if any(g.core.split()[-1].lower() in _ORG_SUFFIXES for g in members) or any(
         m.surface.split()[-1].lower() in _ORG_SUFFIXES for m in mentions

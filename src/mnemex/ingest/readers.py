@@ -371,6 +371,25 @@ class _HtmlMeta(HTMLParser):
             self.text.append(data)
 
 
+_TITLE_SEPARATOR = re.compile(r"\s+(?:\||–|—|::|-|·)\s+")
+
+
+def _without_site_name(title: str, site: str | None, text: str) -> str:
+    """ "How barges adapted | River Weekly" -> "How barges adapted", when the tail is the site.
+
+    The tail goes only when the page says so (``og:site_name``) or the article's text opens
+    with the head (its own heading); a title that merely holds a dash stays whole.
+    """
+    parts = _TITLE_SEPARATOR.split(title.strip())
+    if len(parts) < 2:
+        return title
+    head, tail = title[: title.rfind(parts[-1])].rstrip(" |–—:-·"), parts[-1]
+    if site and tail.strip().lower() == site.strip().lower():
+        return head
+    opening = text.lstrip("# \n")[: len(head) + 5].lower()
+    return head if head and opening.startswith(head.lower()) else title
+
+
 def _read_html(html: str, raw: bytes, path: str) -> SourceDoc:
     parser = _HtmlMeta()
     parser.feed(html)
@@ -383,6 +402,8 @@ def _read_html(html: str, raw: bytes, path: str) -> SourceDoc:
     if not text.strip():
         warns.append(f"{path}: main-text extraction found nothing; used the page's plain text")
         text = re.sub(r"[ \t]+", " ", "".join(parser.text))
+    if not (meta.get("og:title") or ld.get("headline")):
+        title = _without_site_name(title, meta.get("og:site_name"), text)
     doc = _new_doc(raw, path, "html", title.strip(), text)
     doc.author = meta.get("author") or meta.get("article:author") or ld.get("author") or None
     doc.date = _first_date(

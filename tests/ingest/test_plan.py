@@ -163,12 +163,16 @@ def test_related_lists_each_target_once_per_source_with_its_most_specific_relati
     assert engine.count("[[entities/kestreldb|KestrelDB]]") == 1
 
 
-def test_different_values_for_one_field_are_both_kept(root: Path) -> None:
+def test_a_specific_entity_type_replaces_thing_and_never_another_type(root: Path) -> None:
     first = doc("Kestrel note", "Kestrel DB\n")
     ingest(root, (first, extraction("Kestrel note", page("KestrelDB", type_="thing"))))
     ingest(root, overview())
     meta = parse_note(read(root, "wiki/general/entities/kestreldb.md")).frontmatter
-    assert meta["entity_type"] == ["thing", "product"]
+    assert meta["entity_type"] == "product"
+    later = doc("Kestrel tool note", "KestrelDB again\n")
+    ingest(root, (later, extraction("Kestrel tool note", page("KestrelDB", type_="tool"))))
+    meta = parse_note(read(root, "wiki/general/entities/kestreldb.md")).frontmatter
+    assert meta["entity_type"] == "product"
 
 
 def test_one_name_for_two_kinds_of_thing_gives_two_pages(root: Path) -> None:
@@ -368,3 +372,15 @@ def test_the_corpus_contradiction_is_kept_side_by_side_each_line_dated(root: Pat
     )
     [june] = [line for line in text.splitlines() if "Kestrel 1.0 shipped in June 2019" in line]
     assert june.endswith("([[summaries/how-kestrel-began-a-history-of-the-project]], 2021-09-10)")
+
+
+def test_an_acronym_finds_its_page_whatever_type_it_was_guessed(root: Path) -> None:
+    bfg = page("Federal Institute of Hydrology", type_="organization", aliases=("BfG",))
+    ingest(root, (doc("Low water", "BfG\n"), extraction("Low water", bfg)))
+    later = page("BfG", type_="tool", facts=("The BfG forecast runs six weeks ahead.",))
+    ingest(root, (doc("Forecasts", "BfG again\n"), extraction("Forecasts", later)))
+    entities = sorted(p.name for p in (root / "wiki/general/entities").glob("*.md"))
+    assert entities == ["federal-institute-of-hydrology.md"]
+    text = read(root, "wiki/general/entities/federal-institute-of-hydrology.md")
+    assert "The BfG forecast runs six weeks ahead." in text
+    assert parse_note(text).frontmatter["entity_type"] == "organization"

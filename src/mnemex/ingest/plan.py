@@ -25,13 +25,13 @@ from mnemex.ingest.model import Extraction, PlannedPage, SourceDoc
 from mnemex.ingest.render import (
     clean_text,
     dump_frontmatter,
-    keep_both,
     merge_body,
     new_body,
     split_page,
     union,
 )
 from mnemex.ingest.resolve import (
+    VAGUE_TYPES,
     NameEntry,
     NameTable,
     confirm_by_embedding,
@@ -409,8 +409,10 @@ class Planner:
             title = str(meta.get("title") or entry.title)
             new_aliases = [n for n in names if n.casefold() != title.casefold()]
             meta["aliases"] = union(meta.get("aliases"), new_aliases)
-            if entry.kind == "entity" and page.type not in ("", "thing"):
-                meta["entity_type"] = keep_both(meta.get("entity_type"), page.type)
+            # one type per page: a specific type replaces "thing", never another type
+            vague = meta.get("entity_type") in (None, "", [], *VAGUE_TYPES)
+            if entry.kind == "entity" and page.type not in VAGUE_TYPES and vague:
+                meta["entity_type"] = page.type
             meta["sources"] = union(meta.get("sources"), [ref])
             body = merge_body(old_body, lead, sections)
             if body == old_body and meta == split_page(existing.decode("utf-8"))[0]:

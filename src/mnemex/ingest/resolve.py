@@ -64,7 +64,7 @@ _ACRONYM_SKIPS = frozenset({"of", "and", "for", "the", "in", "on", "de", "at"})
 _NUMBER_RE = re.compile(r"\d+")
 _WORD_RE = re.compile(r"[a-z0-9]+")
 #: Entity types that say nothing: compatible with any specific type.
-_VAGUE_TYPES = frozenset({"", "thing", "other"})
+VAGUE_TYPES = frozenset({"", "thing", "other"})
 
 
 def _singular(word: str) -> str:
@@ -107,7 +107,7 @@ def normalise_name(name: str) -> str:
 
 def types_compatible(a: str, b: str) -> bool:
     """Entity types that may be the same thing: equal, or one of them unknown."""
-    return a == b or a in _VAGUE_TYPES or b in _VAGUE_TYPES
+    return a == b or a in VAGUE_TYPES or b in VAGUE_TYPES
 
 
 @dataclass
@@ -230,9 +230,14 @@ def _kind_of(page: PlannedPage) -> str:
 def _same_type(page: PlannedPage, entry: NameEntry) -> bool:
     if _kind_of(page) != entry.kind:
         return False
-    if entry.kind == "concept":
+    if entry.kind == "concept" or _is_acronym(page.name):
+        # an acronym says nothing of what it names ("BfG" is not a tool for its capitals)
         return True
     return types_compatible(page.type, entry.entity_type)
+
+
+def _is_acronym(name: str) -> bool:
+    return " " not in name and len(name) <= 8 and sum(c.isupper() for c in name) >= 2
 
 
 def resolve_page(page: PlannedPage, table: NameTable) -> Match:
@@ -270,7 +275,7 @@ def _variant_match(page: PlannedPage, key: str, table: NameTable) -> Match | Non
             for e in table.by_word(word)
             if e.kind == "entity"
             and e.entity_type == "person"
-            and page.type in ("person", *_VAGUE_TYPES)
+            and page.type in ("person", *VAGUE_TYPES)
             and name_words(e.title)[-1:] == [word]
             and len(name_words(e.title)) > 1
         ]

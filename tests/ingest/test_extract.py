@@ -287,3 +287,17 @@ def test_institution_names_run_through_of_the_and_a_name_that_opens_sentences_co
     assert ccnr.type == "organization" and "CCNR" in ccnr.aliases
     assert _page(ex, "Contargo").mentions == 2
     assert not any(p.name == "However" for p in ex.pages)
+
+
+def test_an_acronym_of_a_concept_is_its_alias_not_an_entity() -> None:
+    text = (
+        "# Grounding answers\n\n"
+        "Many teams use retrieval-augmented generation (RAG) to ground answers in their "
+        "documents. In retrieval-augmented generation, a retriever finds passages first. RAG "
+        "works best when the passages are short and the retriever is good.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Grounding answers"))
+    rag = _page(ex, "retrieval-augmented generation")
+    assert rag.kind == "concept" and "RAG" in rag.aliases
+    assert any("RAG works best" in e.text for e in rag.facts)
+    assert not any(p.name == "RAG" for p in ex.pages)

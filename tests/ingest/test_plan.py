@@ -384,3 +384,15 @@ def test_an_acronym_finds_its_page_whatever_type_it_was_guessed(root: Path) -> N
     text = read(root, "wiki/general/entities/federal-institute-of-hydrology.md")
     assert "The BfG forecast runs six weeks ahead." in text
     assert parse_note(text).frontmatter["entity_type"] == "organization"
+
+
+def test_an_acronym_alone_joins_the_concept_it_abbreviates(root: Path) -> None:
+    rag = page("retrieval-augmented generation", kind="concept", aliases=("RAG",))
+    ingest(root, (doc("Grounding", "RAG\n"), extraction("Grounding", rag)))
+    later = page("RAG", facts=("RAG needs a good retriever.",))
+    ingest(root, (doc("Retrievers", "RAG again\n"), extraction("Retrievers", later)))
+    assert not (root / "wiki/general/entities").exists() or not list(
+        (root / "wiki/general/entities").glob("*.md")
+    )
+    text = read(root, "wiki/general/concepts/retrieval-augmented-generation.md")
+    assert "RAG needs a good retriever." in text

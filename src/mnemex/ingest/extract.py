@@ -252,7 +252,7 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     reserved = min(max(2, cap // 4), cap // 2)  # room kept for concepts
     entities = _entities(sentences, lower_counts, score_of, cap - reserved, where)
     concepts = _concepts(sentences, lower_counts, entities, score_of, cap - len(entities), where)
-    pages = entities + concepts
+    pages = _fold_acronyms(entities, concepts, where)
     relations = _relations(pages, where, limit=2 * len(pages))
     return Extraction(
         title=doc.title,
@@ -262,6 +262,39 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
         relations=relations,
         extractor="offline",
     )
+
+
+def _fold_acronyms(
+    entities: list[PlannedPage], concepts: list[PlannedPage], where: dict[str, set[int]]
+) -> list[PlannedPage]:
+    """ "retrieval-augmented generation (RAG)": the acronym is the concept's, not an entity.
+
+    An all-capitals entity whose letters are the initials of exactly one concept's words
+    (split at spaces and hyphens) becomes that concept's alias, with its evidence.
+    """
+    kept = []
+    for entity in entities:
+        letters = entity.name.lower()
+        fits = []
+        if entity.name.isupper() and entity.name.isalpha() and 2 <= len(letters) <= 6:
+            fits = [
+                c
+                for c in concepts
+                if "".join(w[0] for w in re.split(r"[\s-]+", c.name) if w) == letters
+            ]
+        if len(fits) != 1:
+            kept.append(entity)
+            continue
+        concept = fits[0]
+        concept.aliases = list(dict.fromkeys([*concept.aliases, entity.name, *entity.aliases]))
+        seen = {e.text for e in concept.facts}
+        extra = [e for e in entity.facts if e.text not in seen]
+        cap = max(len(concept.facts), len(entity.facts), MAX_EVIDENCE)
+        concept.facts = sorted([*concept.facts, *extra], key=lambda e: e.position)[:cap]
+        concept.mentions += entity.mentions
+        concept.description = concept.description or entity.description
+        where[concept.name] = where.get(concept.name, set()) | where.pop(entity.name, set())
+    return kept + concepts
 
 
 def page_cap(chars: int) -> int:

@@ -228,12 +228,13 @@ def _kind_of(page: PlannedPage) -> str:
 
 
 def _same_type(page: PlannedPage, entry: NameEntry) -> bool:
+    if _is_acronym(page.name):
+        # an acronym says nothing of what it names: "BfG" is no tool for its capitals, and
+        # "RAG" may be a concept's ("retrieval-augmented generation")
+        return True
     if _kind_of(page) != entry.kind:
         return False
-    if entry.kind == "concept" or _is_acronym(page.name):
-        # an acronym says nothing of what it names ("BfG" is not a tool for its capitals)
-        return True
-    return types_compatible(page.type, entry.entity_type)
+    return entry.kind == "concept" or types_compatible(page.type, entry.entity_type)
 
 
 def _is_acronym(name: str) -> bool:

@@ -301,3 +301,15 @@ def test_an_acronym_of_a_concept_is_its_alias_not_an_entity() -> None:
     assert rag.kind == "concept" and "RAG" in rag.aliases
     assert any("RAG works best" in e.text for e in rag.facts)
     assert not any(p.name == "RAG" for p in ex.pages)
+
+
+def test_a_common_word_opening_sentences_is_no_name_and_a_plural_acronym_folds() -> None:
+    text = (
+        "# Small models\n\n"
+        "Large language models (LLMs) keep getting smaller. Small LLMs now run on laptops. "
+        "Large language models still need a GPU for training, and teams keep them busy.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Small models"))
+    names = {p.name for p in ex.pages}
+    assert "Large" not in names and "Small LLMs" not in names
+    assert "LLMs" in _page(ex, "large language models").aliases

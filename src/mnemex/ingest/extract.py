@@ -30,12 +30,15 @@ or two.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 
 from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
 
@@ -264,6 +267,9 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     )
 
 
+_ACRONYM_RE = re.compile(r"[A-Z]{2,6}s?")
+
+
 def _fold_acronyms(
     entities: list[PlannedPage], concepts: list[PlannedPage], where: dict[str, set[int]]
 ) -> list[PlannedPage]:
@@ -274,9 +280,9 @@ def _fold_acronyms(
     """
     kept = []
     for entity in entities:
-        letters = entity.name.lower()
+        letters = entity.name.removesuffix("s").lower()  # "LLMs"
         fits = []
-        if entity.name.isupper() and entity.name.isalpha() and 2 <= len(letters) <= 6:
+        if _ACRONYM_RE.fullmatch(entity.name):
             fits = [
                 c
                 for c in concepts
@@ -576,6 +582,14 @@ def _mention(
     while first < j and (
         toks[first][0].lower() in _STOPWORDS
         or (by_position and lower_counts[toks[first][0].lower()])
+        # "Small LLMs now run on laptops": an English word opening the sentence before an
+        # acronym is not part of its name
+        or (
+            by_position
+            and j - first == 2
+            and _ACRONYM_RE.fullmatch(toks[first + 1][0]) is not None
+            and toks[first][0].lower() in _english_words()
+        )
     ):
         first += 1
         initial = by_position = honorific = False
@@ -696,8 +710,17 @@ def _opens_sentences_as_a_name(group: _Group, lower_counts: Counter[str]) -> boo
         and word.isalpha()
         and word not in _STOPWORDS
         and not lower_counts[word]
-        and not word.endswith(("ly", "ing", "ed"))
+        and word not in _english_words()
     )
+
+
+@functools.cache
+def _english_words() -> frozenset[str]:
+    """The whole words of the shipped MiniLM tokenizer's vocabulary: 30,000 common English
+    words ("large", "however", "today") against which a capitalised opener is no name."""
+    data = resources.files("mnemex.embed").joinpath("data/minilm-tokenizer.json").read_bytes()
+    vocab = json.loads(data)["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
 
 def _fits_a_full_name(group: _Group, groups: dict[str, _Group]) -> bool:

@@ -359,21 +359,14 @@ def get_source(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
         raw = vault.abs_path(text_path, note=False).read_bytes()
     except (OSError, PathOutsideVault) as exc:
         raise NoteNotFound(f"{summary}: its source text {text_path!r} is missing ({exc})") from None
-    full = escape(strip(raw.decode("utf-8", errors="replace")))
-    content, cut = trim_to_tokens(full, max(50, max_tokens - 150))
     out: dict[str, Any] = {
         "summary": summary,
         "source": meta.get("source"),
         "sha256": meta.get("sha256"),
         "title": escape(strip(str(meta.get("title") or ""))),
-        "content": content,
     }
-    if cut:
-        total = estimate_tokens(full)
-        out.update(truncated=True, total_tokens=total)
-        out["note"] = f"text cut to fit max_tokens; call again with max_tokens={total + 300}"
-    out["untrusted"] = UNTRUSTED
-    return out
+    full = escape(strip(raw.decode("utf-8", errors="replace")))
+    return _framed(out, full, max(50, max_tokens - 150), "text")
 
 
 def get_summary(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
@@ -381,12 +374,17 @@ def get_summary(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
     vault = brain.vault
     summary = find_summary(vault, brain, source)
     full = escape(strip(vault.read_note(summary).text))
-    content, cut = trim_to_tokens(full, max(50, max_tokens - 100))
-    out: dict[str, Any] = {"path": summary, "content": content}
+    return _framed({"path": summary}, full, max(50, max_tokens - 100), "page")
+
+
+def _framed(out: dict[str, Any], full: str, budget: int, what: str) -> dict[str, Any]:
+    """``out`` with ``full`` as its ``content``, cut to ``budget`` tokens, framed as data."""
+    content, cut = trim_to_tokens(full, budget)
+    out["content"] = content
     if cut:
         total = estimate_tokens(full)
         out.update(truncated=True, total_tokens=total)
-        out["note"] = f"page cut to fit max_tokens; call again with max_tokens={total + 300}"
+        out["note"] = f"{what} cut to fit max_tokens; call again with max_tokens={total + 300}"
     out["untrusted"] = UNTRUSTED
     return out
 

@@ -35,7 +35,6 @@ from mnemex.report import Report
 from mnemex.sanitise import escape, strip
 from mnemex.vault import LinkResolver, parse_note, placement, render_note
 from mnemex.vault.markdown import link_spans, split_frontmatter
-from mnemex.vault.vault import NOTE_SUFFIXES
 
 #: A page is a page, not a data dump; larger content should be split into several pages.
 MAX_PAGE_CHARS = 200_000
@@ -288,23 +287,11 @@ def append_to_page(brain: Brain, path: str, content: str, section: str | None = 
 # -- move ---------------------------------------------------------------------------
 
 
-def _strip_suffix(rel: str) -> str:
-    for suffix in NOTE_SUFFIXES:
-        if rel.lower().endswith(suffix):
-            return rel[: -len(suffix)]
-    return rel
-
-
 def _target_for(intended: str, source: str, resolver: LinkResolver, markdown: bool) -> str:
     """The shortest link target that resolves to ``intended`` from ``source``."""
     if markdown:
         return intended.replace(" ", "%20")  # a vault-relative path always resolves exactly
-    parts = _strip_suffix(intended).split("/")
-    for i in range(len(parts) - 1, -1, -1):
-        candidate = "/".join(parts[i:])
-        if resolver.resolve(candidate, source) == intended:
-            return candidate
-    return "/".join(parts)
+    return resolver.shortest_target(intended, source)
 
 
 @dataclass

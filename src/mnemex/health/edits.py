@@ -12,29 +12,11 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
-from mnemex.vault import LinkResolver, parse_note, render_note
+from mnemex.vault import parse_note, render_note
 from mnemex.vault.markdown import link_spans, split_frontmatter
-from mnemex.vault.vault import NOTE_SUFFIXES
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SLUG_LIKE = re.compile(r"^[a-z0-9/._-]+$")
-
-
-def strip_suffix(rel: str) -> str:
-    for suffix in NOTE_SUFFIXES:
-        if rel.lower().endswith(suffix):
-            return rel[: -len(suffix)]
-    return rel
-
-
-def target_for(intended: str, source: str, resolver: LinkResolver) -> str:
-    """The shortest wikilink target that resolves to ``intended`` from ``source``."""
-    parts = strip_suffix(intended).split("/")
-    for i in range(len(parts) - 1, -1, -1):
-        candidate = "/".join(parts[i:])
-        if resolver.resolve(candidate, source) == intended:
-            return candidate
-    return "/".join(parts)
 
 
 def repoint(
@@ -208,4 +190,4 @@ def _is_title(line: str, title: str) -> bool:
     return bool(m and len(m.group(1)) == 1 and _norm(m.group(2)) == _norm(title))
 
 
-__all__ = ["add_to_section", "merge_pages", "repoint", "split_sections", "target_for"]
+__all__ = ["add_to_section", "merge_pages", "repoint", "split_sections"]

@@ -26,7 +26,7 @@ from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, PlanRefused, VaultError, WriteConflict
-from mnemex.health.edits import add_to_section, merge_pages, repoint, target_for
+from mnemex.health.edits import add_to_section, merge_pages, repoint
 from mnemex.health.ids import Issue, kind_of
 from mnemex.health.records import now_iso
 from mnemex.health.scan import is_knowledge, scan
@@ -101,7 +101,7 @@ def _plan_broken_link(brain: Brain, view: IndexView, issue: Issue, now: str) -> 
     plan = FixPlan(issue, "relink", f"re-point [[{issue.key}]] in {src} to {dest}")
     files = _Files(brain, plan)
     resolver = LinkResolver(view.notes)
-    new_target = target_for(dest, src, resolver)
+    new_target = resolver.shortest_target(dest, src)
     text, changes = repoint(files.text(src), lambda t: new_target if t == issue.key else None)
     files.write(src, text)
     plan.relinks = [{"path": src, **c} for c in changes]
@@ -152,7 +152,7 @@ def _plan_merge(brain: Brain, view: IndexView, issue: Issue, now: str) -> FixPla
     after = LinkResolver([p for p in paths if p != gone])
     sources = sorted({lk.src for lk in view.links if lk.dst == gone} - {gone})
     for src in [keep, *[s for s in sources if s != keep]]:
-        target = target_for(keep, src, after)
+        target = after.shortest_target(keep, src)
         text = merged if src == keep else files.text(src)
         new, changes = repoint(text, _repointer(before, src, gone, target))
         files.write(src, new)
@@ -166,7 +166,7 @@ def _plan_backlink(brain: Brain, view: IndexView, issue: Issue, now: str) -> Fix
     page, summary = str(issue.data["page"]), str(issue.data["summary"])
     plan = FixPlan(issue, "add_backlink", f"link {page} back to {summary}")
     files = _Files(brain, plan)
-    target = target_for(summary, page, LinkResolver(view.notes))
+    target = LinkResolver(view.notes).shortest_target(summary, page)
     files.write(page, add_to_section(files.text(page), "Sources", f"- [[{target}]]"))
     plan.relinks.append({"path": page, "line": None, "from": None, "to": target})
     return plan
@@ -181,7 +181,7 @@ def _plan_orphan(brain: Brain, view: IndexView, issue: Issue, now: str) -> FixPl
     files = _Files(brain, plan)
     note = view.notes[page]
     section = "Concepts" if note.folder == "concepts" else "Entities"
-    target = target_for(page, summary, LinkResolver(view.notes))
+    target = LinkResolver(view.notes).shortest_target(page, summary)
     line = f"- [[{target}|{note.title}]]" if note.title != target else f"- [[{target}]]"
     files.write(summary, add_to_section(files.text(summary), section, line))
     plan.relinks.append({"path": summary, "line": None, "from": None, "to": target})

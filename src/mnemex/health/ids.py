@@ -13,10 +13,10 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 #: Every kind a scan reports, in the order reports list them.
-KINDS = (
+Kind = Literal[
     "broken_links",
     "orphans",
     "duplicates",
@@ -25,7 +25,8 @@ KINDS = (
     "broken_frontmatter",
     "empty_pages",
     "index_drift",
-)
+]
+KINDS: tuple[str, ...] = get_args(Kind)
 
 _ID_RE = re.compile(r"^(?P<kind>[a-z_]+)-[0-9a-f]{12}$")
 
@@ -80,4 +81,4 @@ class Issue:
         return out
 
 
-__all__ = ["KINDS", "Issue", "issue_id", "kind_of"]
+__all__ = ["KINDS", "Issue", "Kind", "issue_id", "kind_of"]

@@ -25,6 +25,7 @@ from mnemex.health.scan import (
 )
 from mnemex.health.view import NoteRow
 from mnemex.vault.layout import IGNORED_FOLDERS
+from mnemex.vault.links import strip_note_suffix
 from mnemex.vault.vault import NOTE_SUFFIXES
 
 
@@ -43,10 +44,7 @@ class TolerantNames:
 
     def match(self, target: str, source: NoteRow | None) -> tuple[str | None, list[str]]:
         """``(the single best page, every candidate)`` for a link target that resolved nowhere."""
-        bare = target.strip().replace("\\", "/")
-        for suffix in NOTE_SUFFIXES:
-            if bare.lower().endswith(suffix):
-                bare = bare[: -len(suffix)]
+        bare = strip_note_suffix(target.strip().replace("\\", "/"))
         last = bare.rsplit("/", 1)[-1]
         found: set[str] = set()
         for key in name_keys(last):
@@ -89,13 +87,6 @@ def _is_attachment_target(target: str) -> bool:
     return 1 <= len(ext) <= 5 and ext.isalnum() and f".{ext}" not in NOTE_SUFFIXES
 
 
-def _without_suffix(name: str) -> str:
-    for suffix in NOTE_SUFFIXES:
-        if name.lower().endswith(suffix):
-            return name[: -len(suffix)]
-    return name
-
-
 def exactly_named(target: str, dest: NoteRow) -> bool:
     """Whether a link names its page exactly: its path (or a path suffix), file name or title.
 
@@ -106,8 +97,8 @@ def exactly_named(target: str, dest: NoteRow) -> bool:
     names its pages by slug and links them by title (``[[Priya Raman]]`` for
     ``priya-raman.md`` titled "Priya Raman").
     """
-    bare = _without_suffix(unquote(target.strip().replace("\\", "/")).lstrip("/"))
-    path = _without_suffix(dest.path)
+    bare = strip_note_suffix(unquote(target.strip().replace("\\", "/")).lstrip("/"))
+    path = strip_note_suffix(dest.path)
     if path == bare or path.endswith("/" + bare):
         return True
     folder, _, last = bare.rpartition("/")

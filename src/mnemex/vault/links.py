@@ -28,7 +28,8 @@ def _stem(rel: str) -> str:
     return name
 
 
-def _strip_suffix(rel: str) -> str:
+def strip_note_suffix(rel: str) -> str:
+    """``rel`` without its note suffix (``.md``, ``.markdown``), in any case."""
     lower = rel.lower()
     for suffix in NOTE_SUFFIXES:
         if lower.endswith(suffix):
@@ -49,7 +50,7 @@ class LinkResolver:
             name: sorted(rels, key=lambda r: (r.count("/"), len(r), r))
             for name, rels in by_name.items()
         }
-        self._exact = {_strip_suffix(r).lower(): r for rels in by_name.values() for r in rels}
+        self._exact = {strip_note_suffix(r).lower(): r for rels in by_name.values() for r in rels}
         self._by_slug: dict[str, str] = {}
         for name in sorted(self._by_name, key=lambda n: self._by_name[n][0]):
             self._by_slug.setdefault(slugify(name), self._by_name[name][0])
@@ -59,7 +60,7 @@ class LinkResolver:
         t = target.strip().replace("\\", "/")
         if not t:
             return source  # [[#Heading]] links to the note itself
-        t = _strip_suffix(t).lstrip("/")
+        t = strip_note_suffix(t).lstrip("/")
         if "/" in t:
             if source is not None and (t.startswith("./") or t.startswith("../")):
                 t = posixpath.normpath(posixpath.join(posixpath.dirname(source), t))
@@ -69,7 +70,7 @@ class LinkResolver:
             suffix = "/" + t.lower()
             candidates = self._by_name.get(t.rsplit("/", 1)[-1].lower(), [])
             for rel in candidates:
-                if _strip_suffix(rel).lower().endswith(suffix):
+                if strip_note_suffix(rel).lower().endswith(suffix):
                     return rel
             return None
         named = self._by_name.get(t.lower())
@@ -77,5 +78,14 @@ class LinkResolver:
             return named[0]
         return self._by_slug.get(slugify(t))
 
+    def shortest_target(self, intended: str, source: str) -> str:
+        """The shortest wikilink target that resolves to ``intended`` from ``source``."""
+        parts = strip_note_suffix(intended).split("/")
+        for i in range(len(parts) - 1, -1, -1):
+            candidate = "/".join(parts[i:])
+            if self.resolve(candidate, source) == intended:
+                return candidate
+        return "/".join(parts)
 
-__all__ = ["LinkResolver"]
+
+__all__ = ["LinkResolver", "strip_note_suffix"]

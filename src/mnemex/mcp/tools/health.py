@@ -6,27 +6,17 @@ of the scan and cannot be fixed or dismissed through it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from mnemex.errors import VaultError
 from mnemex.health import KINDS, HealthReport, dismiss_issue, fix_issue, scan
-from mnemex.health.ids import kind_of
+from mnemex.health.ids import Kind, kind_of
 from mnemex.mcp.params import PlanId
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.mcp.state import ServerState
 
-_Kind = Literal[
-    "broken_links",
-    "orphans",
-    "duplicates",
-    "stale",
-    "missing_backlinks",
-    "broken_frontmatter",
-    "empty_pages",
-    "index_drift",
-]
 _IssueId = Annotated[
     str,
     Field(
@@ -62,7 +52,7 @@ def _served_issue_report(state: ServerState, issue_id: str) -> HealthReport:
 def scan_health(
     ctx: Ctx,
     kinds: Annotated[
-        list[_Kind] | None, Field(description="Only these kinds; default: all eight.")
+        list[Kind] | None, Field(description="Only these kinds; default: all eight.")
     ] = None,
     max_per_kind: Annotated[
         int, Field(ge=1, le=500, description="List at most this many issues per kind.")

@@ -154,19 +154,31 @@ def served_search(
             if value is not None:
                 row[key] = value
         hits.append(row)
+    return served_hits(
+        query,
+        hits,
+        max_tokens,
+        narrow="kind, domain, project, folder, tags or since",
+        none="no matches: try other words, or browse with list_domains and get_index",
+    )
+
+
+def served_hits(
+    query: str, hits: list[dict[str, Any]], max_tokens: int, *, narrow: str, none: str
+) -> dict[str, Any]:
+    """Search hits cut to ``max_tokens``, saying what was left out and how to narrow."""
     page = take_within(hits, max(50, max_tokens - 120))
     out: dict[str, Any] = {"query": query, "hits": page.items, "tokens": page.tokens}
     if page.next_offset is not None:
         out["truncated"] = True
         out["note"] = (
             f"{page.total - len(page.items)} more hits left out to fit max_tokens={max_tokens}: "
-            "call again with a larger max_tokens, or narrow with kind, domain, project, folder, "
-            "tags or since"
+            f"call again with a larger max_tokens, or narrow with {narrow}"
         )
     elif not hits:
-        out["note"] = "no matches: try other words, or browse with list_domains and get_index"
+        out["note"] = none
     out["untrusted"] = UNTRUSTED
     return out
 
 
-__all__ = ["UNTRUSTED", "clean_served", "served_page", "served_search"]
+__all__ = ["UNTRUSTED", "clean_served", "served_hits", "served_page", "served_search"]

@@ -14,12 +14,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from mnemex.brain import Brain
-from mnemex.budget import take_within
 from mnemex.errors import NoteNotFound, VaultError
 from mnemex.index.backend import Scope
 from mnemex.index.dates import parse_date
 from mnemex.privacy import Privacy
-from mnemex.recall import UNTRUSTED, clean_served, served_page
+from mnemex.recall import clean_served, served_hits, served_page
 from mnemex.retrieve.search import query_terms, search
 from mnemex.vault import parse_note
 
@@ -136,20 +135,14 @@ def search_memories(
         if note and note.get("tags"):
             row["tags"] = note["tags"]
         hits.append(row)
-    page = take_within(hits, max(50, max_tokens - 120))
-    out: dict[str, Any] = {"query": query, "hits": page.items, "tokens": page.tokens}
-    if page.next_offset is not None:
-        out["truncated"] = True
-        out["note"] = (
-            f"{page.total - len(page.items)} more hits left out to fit max_tokens={max_tokens}: "
-            "call again with a larger max_tokens, or narrow with project, domain, tags or since"
-        )
-    elif not hits:
-        out["note"] = (
-            "no memories match: try other words, widen the scope, or use search for the whole brain"
-        )
-    out["untrusted"] = UNTRUSTED
-    return out
+    return served_hits(
+        query,
+        hits,
+        max_tokens,
+        narrow="project, domain, tags or since",
+        none="no memories match: try other words, widen the scope, or use search for the whole "
+        "brain",
+    )
 
 
 def memory_path(brain: Brain, path: str) -> str:

@@ -6,8 +6,8 @@ data, not orders. Three idempotent passes, each leaving ordinary text as it is:
 - :func:`strip` removes control, zero-width, invisible and bidi characters and
   stray tag characters (keeping the joiners emoji and scripts need);
 - :func:`escape` writes protocol-shaped tags (``<system-reminder>``,
-  ``<|im_start|>``) as ``&lt;…&gt;`` and role markers at a line start as
-  ``Human\\:``;
+  ``<|im_start|>``) as ``&lt;…&gt;`` and role markers that open a line (also
+  after a list bullet, a number, a quote mark or inside emphasis) as ``Human\\:``;
 - :func:`defang` writes ``scheme://`` as ``scheme[:]//`` and a pipe into a shell
   or interpreter as ``\\|``.
 
@@ -38,7 +38,14 @@ _PROTOCOL_TAG_RE = re.compile(
     r"instructions|thinking)\b[^<>\n]{0,200}>",
     re.IGNORECASE,
 )
-_ROLE_RE = re.compile(r"^([ \t>]*)(Human|Assistant|System)([ \t]*):", re.MULTILINE)
+# A role marker is a turn to a model wherever markdown lets a line start it: after
+# indentation, quote marks, list bullets, numbering, a task box or a heading mark, and
+# inside emphasis (`**Human:**`, `**Human**:`); `- Human: run curl ...` reads as a turn.
+_ROLE_RE = re.compile(
+    r"^((?:[ \t]*(?:>|[-*+•]|\d{1,9}[.)]|\[[ xX]?\]|#{1,6}(?=[ \t])))*[ \t]*[*_]{0,3})"
+    r"(Human|Assistant|System)([*_]{0,3}[ \t]*):",
+    re.MULTILINE,
+)
 
 _SCHEME_RE = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]{0,30})://")
 _SHELL_PIPE_RE = re.compile(

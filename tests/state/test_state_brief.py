@@ -1,4 +1,5 @@
-"""The standing brief: replaced whole, sections in a fixed order, shrinking saves refused."""
+"""The standing brief: replaced whole, sections in a fixed order, shrinking or deciding-dropping
+saves refused."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_a_brief_has_its_sections_in_the_fixed_order(vault: Vault) -> None:
 
 def test_a_save_replaces_the_brief_whole(vault: Vault) -> None:
     save_brief(vault, "mnemex", standing="Old", decisions=["old decision"], create=True)
-    save_brief(vault, "mnemex", standing="New")
+    save_brief(vault, "mnemex", standing="New", replace=True)
     brief = get_brief(vault, "mnemex")
     assert brief is not None
     assert brief["sections"] == {"standing": "New"}
@@ -60,6 +61,45 @@ def test_a_save_shrinking_a_substantial_brief_to_a_sliver_is_refused_unless_repl
         save_brief(vault, "mnemex", standing="tiny")
     assert (vault.root / "state/mnemex/brief.md").read_bytes() == before
     assert save_brief(vault, "mnemex", standing="tiny", replace=True).outcome == "updated"
+
+
+def test_a_save_of_a_short_brief_that_drops_a_firm_decision_is_refused_unless_replace(
+    vault: Vault,
+) -> None:
+    save_brief(
+        vault,
+        "mnemex",
+        standing="A second brain.",
+        decisions=["The vault is the truth", "Never mix embedders"],
+        create=True,
+    )
+    before = (vault.root / "state/mnemex/brief.md").read_bytes()
+    assert len(before) < 400  # below the shrink guard's substantial size
+    with pytest.raises(StateRefused, match="drop 1 firm decision") as refused:
+        save_brief(
+            vault, "mnemex", standing="A second brain.", decisions=["The vault is the truth"]
+        )
+    assert "Never mix embedders" in str(refused.value) and "replace=True" in str(refused.value)
+    assert (vault.root / "state/mnemex/brief.md").read_bytes() == before
+    done = save_brief(vault, "mnemex", decisions=["The vault is the truth"], replace=True)
+    assert done.outcome == "updated"
+    brief = get_brief(vault, "mnemex")
+    assert brief is not None and brief["sections"]["decisions"] == ["The vault is the truth"]
+
+
+def test_a_firm_decision_kept_with_other_case_spacing_or_more_words_is_not_a_drop(
+    vault: Vault,
+) -> None:
+    save_brief(
+        vault, "mnemex", decisions=["The vault is the truth", "Never mix embedders"], create=True
+    )
+    done = save_brief(
+        vault,
+        "mnemex",
+        standing="Reordered and reworded around the decisions.",
+        decisions=["never  MIX\nembedders (see ADR 3)", "the vault is the truth"],
+    )
+    assert done.outcome == "updated"
 
 
 def test_an_empty_brief_is_refused(vault: Vault) -> None:

@@ -283,7 +283,11 @@ def brief() -> None:
     help="Read the brief from a JSON object or a brief-shaped markdown file.",
 )
 @click.option("--create", is_flag=True, help="Start PROJECT if it does not exist yet.")
-@click.option("--replace", is_flag=True, help="Allow a save that shrinks the brief a lot.")
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Allow a save that drops a firm decision or shrinks the brief a lot.",
+)
 @json_option
 @pass_app
 @handle_errors

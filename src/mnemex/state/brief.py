@@ -9,6 +9,7 @@ standing brief, firm decisions — do not re-litigate, working model, pointers.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from mnemex.errors import NoteNotFound
@@ -46,6 +47,8 @@ BRIEF_SECTIONS: dict[str, str] = {
 }
 _PROSE = ("standing", "working_model")
 _FIELD_BY_KEY = {section_key(h): f for f, h in BRIEF_SECTIONS.items()}
+#: The line :func:`bullets` ends a trimmed list with: a note, not a decision.
+_OMITTED_RE = re.compile(r"_\d+ more omitted_")
 
 
 def brief_path(project: str) -> str:
@@ -74,8 +77,9 @@ def save_brief(
             an agent's save the person confirmed.
 
     Raises:
-        StateRefused: nothing to save, unknown project (without ``create``), or a
-            save that would shrink a substantial brief to a sliver (without ``replace``).
+        StateRefused: nothing to save, unknown project (without ``create``), a save
+            that would shrink a substantial brief to a sliver or drop a firm decision
+            (either without ``replace``).
     """
     check_name(project, "project")
     require_project(vault, project, create=create, hidden=hidden)
@@ -100,12 +104,15 @@ def save_brief(
     if whole_title is not None:
         trimmed.add("Title", [whole_title])
     parts = [f"# {heading}"]
+    kept_decisions: list[str] = []
     for name, section in BRIEF_SECTIONS.items():
         if name in _PROSE:
             if values[name]:
                 parts.append(f"## {section}\n{values[name]}")
             continue
         kept, omitted = trim_list(section, values[name], trimmed)
+        if name == "decisions":
+            kept_decisions = kept
         if kept:
             parts.append(f"## {section}\n{bullets(kept, omitted)}")
     body = "\n".join(parts) + "\n"
@@ -119,6 +126,9 @@ def save_brief(
         if current is not None:
             old = read_brief_text(current.text, rel)
             check_shrink("brief", rel, content_size(old["sections"]), content_size(values), replace)
+            _check_decisions_kept(
+                rel, old["sections"].get("decisions") or [], kept_decisions, replace
+            )
             created = str(old["frontmatter"].get("created") or stamp)
         fm: dict[str, Any] = {
             "type": "brief",
@@ -145,6 +155,40 @@ def save_brief(
         journal = append_entry(vault, project, machine, entry)
         commit = commit_change(vault, [rel, journal], "save_brief", f"{project}: {heading}")
     return Saved(outcome, rel, project, machine, digest, journal, trimmed.to_dict(), commit)
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _check_decisions_kept(rel: str, old: list[str], new: list[str], replace: bool) -> None:
+    """Refuse a save after which a firm decision's text is gone from the brief.
+
+    The shrink guard only weighs sizes, and not at all below a substantial brief, so a short
+    brief lost its decisions silently; a decision is settled by a person and leaves only on
+    purpose. A decision counts as kept when its text (case and spacing aside) is still within
+    one of the new decisions, so rewording around it, or adding to it, is fine.
+
+    Raises:
+        StateRefused: unless ``replace``.
+    """
+    if replace:
+        return
+    kept = [_normalised(item) for item in new]
+    gone = [
+        item
+        for item in old
+        if not _OMITTED_RE.fullmatch(item.strip())
+        and not any(_normalised(item) in have for have in kept)
+    ]
+    if gone:
+        listed = "; ".join(repr(item) for item in gone)
+        raise StateRefused(
+            f"refused: this brief would drop {len(gone)} firm decision"
+            f"{'' if len(gone) == 1 else 's'} from {rel}: {listed}. Carry forward every decision "
+            "that still holds; to drop them on purpose, save again with replace=True "
+            "(--replace on the command line)"
+        )
 
 
 def read_brief_text(text: str, rel: str) -> dict[str, Any]:

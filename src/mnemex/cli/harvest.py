@@ -14,8 +14,10 @@ import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, print_report
 from mnemex.harvest.run import (
+    failures_recorded,
     harvest_sessions,
     harvest_settings,
+    record_failure,
     resolve_sources,
     watch_harvest,
 )
@@ -126,35 +128,42 @@ def harvest(
         "aider": list(aider_repos),
     }
     vault = app.brain.vault
-    model = None if offline else load_model(vault)
-    sources = resolve_sources(harvest_settings(vault.settings), given)
-    if watch is not None:
+    # Whatever stops the command (settings, the model, a reader, the vault, the index sync)
+    # lands in the heartbeat: a scheduled run failing here is seen only through doctor.
+    with failures_recorded(vault, interval=watch):
+        model = None if offline else load_model(vault)
+        sources = resolve_sources(harvest_settings(vault.settings), given)
+        if watch is not None:
 
-        def show(report: Report | None, error: Exception | None) -> None:
-            if report is None:
-                click.echo(f"harvest failed: {error}", err=True)
-                return
-            if report.changed and not no_index:
-                app.brain.sync()
-            emit(report.to_dict(), as_json, lambda: print_report(report))
+            def show(report: Report | None, error: Exception | None) -> None:
+                if report is None:
+                    click.echo(f"harvest failed: {error}", err=True)
+                    return
+                if report.changed and not no_index:
+                    try:
+                        app.brain.sync()
+                    except Exception as exc:  # recorded; the watch goes on
+                        record_failure(vault, f"index sync after harvest: {exc}", interval=watch)
+                        click.echo(f"harvest: index sync failed: {exc}", err=True)
+                emit(report.to_dict(), as_json, lambda: print_report(report))
 
-        with contextlib.suppress(KeyboardInterrupt):
-            watch_harvest(
-                vault,
-                sources,
-                watch,
-                settle_seconds=settle,
-                archive=archive,
-                model=model,
-                confirmed=confirmed,
-                on_report=show,
-            )
-        return
-    report = harvest_sessions(
-        vault, sources, settle_seconds=settle, archive=archive, model=model, confirmed=confirmed
-    )
-    if report.changed and not no_index:
-        app.brain.sync()
+            with contextlib.suppress(KeyboardInterrupt):
+                watch_harvest(
+                    vault,
+                    sources,
+                    watch,
+                    settle_seconds=settle,
+                    archive=archive,
+                    model=model,
+                    confirmed=confirmed,
+                    on_report=show,
+                )
+            return
+        report = harvest_sessions(
+            vault, sources, settle_seconds=settle, archive=archive, model=model, confirmed=confirmed
+        )
+        if report.changed and not no_index:
+            app.brain.sync()
     data = report.to_dict()
     emit(data, as_json, lambda: print_report(report))
 

@@ -17,12 +17,13 @@ folder options into the folders to read.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -290,6 +291,50 @@ def read_heartbeat(vault: Vault) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def record_failure(
+    vault: Vault,
+    error: BaseException | str,
+    *,
+    since: str | None = None,
+    interval: float | None = None,
+) -> None:
+    """Record a failed harvest run in the heartbeat (keeping the last success) for doctor.
+
+    ``since``: when the run started; a failure the run itself recorded at or after it is kept
+    as it is, since it holds the counts so far.
+    """
+    if since is not None:
+        beat = read_heartbeat(vault) or {}
+        if beat.get("error") and str(beat.get("last_run") or "") >= since:
+            return
+    message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    _write_heartbeat(
+        vault,
+        {
+            "last_run": since or _stamp(dt.datetime.now(dt.UTC)),
+            "interval_seconds": interval,
+            "error": message,
+        },
+    )
+
+
+@contextlib.contextmanager
+def failures_recorded(vault: Vault, *, interval: float | None = None) -> Iterator[None]:
+    """Record an exception leaving the block in the heartbeat, then let it go on.
+
+    A run that fails anywhere (its settings, loading a model, a reader, the vault, the index
+    sync after it) exits non-zero; without a heartbeat doctor would keep showing the success
+    before it.
+    """
+    since = _stamp(dt.datetime.now(dt.UTC))
+    try:
+        yield
+    except Exception as exc:
+        with contextlib.suppress(OSError):  # a vault we cannot write must not hide the error
+            record_failure(vault, exc, since=since, interval=interval)
+        raise
+
+
 @dataclass
 class HarvestReport(Report):
     """The six counts of the digests, plus ``archived``: transcripts archived (written) now."""
@@ -501,27 +546,44 @@ def harvest_sessions(
     archive: bool | None = None,
     model: ModelClient | None = None,
     confirmed: bool = False,
+    interval: float | None = None,
 ) -> HarvestReport:
     """Digest every finished session under ``sources`` (harness -> folders) into ``vault``.
 
     ``sources`` None means the folders of :func:`resolve_sources` (``[harvest]`` settings,
     else each reader's usual ones). ``settle_seconds``, ``private_marker`` and ``archive``
-    left None come from ``[harvest]``. Returns the counts; skips and failures carry
-    reasons. Never raises for a bad transcript; the heartbeat records an error that stopped
-    the run, and the error is raised again.
+    left None come from ``[harvest]``. ``interval``: the seconds between runs of a watch, kept
+    in the heartbeat so doctor knows when the watch has stopped. Returns the counts; skips and
+    failures carry reasons. Never raises for a bad transcript; the heartbeat records any error
+    that stopped the run (settings, a reader, the vault), and the error is raised again.
 
     Raises:
         ConfigError: the ``[harvest]`` table is wrong (nothing is harvested).
     """
+    with failures_recorded(vault, interval=interval):
+        return _harvest_sessions(
+            vault, sources, settle_seconds, now, private_marker, archive, model, confirmed, interval
+        )
+
+
+def _harvest_sessions(
+    vault: Vault,
+    sources: Mapping[str, Sequence[Path]] | None,
+    settle_seconds: float | None,
+    now: dt.datetime | None,
+    private_marker: str | None,
+    archive: bool | None,
+    model: ModelClient | None,
+    confirmed: bool,
+    interval: float | None,
+) -> HarvestReport:
     started = time.monotonic()
     when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
-    heartbeat: dict[str, Any] = {"last_run": _stamp(dt.datetime.now(dt.UTC))}
-    try:
-        options = harvest_settings(vault.settings)
-    except ConfigError as exc:  # a scheduled run with bad settings must show in doctor
-        heartbeat["error"] = str(exc)
-        _write_heartbeat(vault, heartbeat)
-        raise
+    heartbeat: dict[str, Any] = {
+        "last_run": _stamp(dt.datetime.now(dt.UTC)),
+        "interval_seconds": interval,
+    }
+    options = harvest_settings(vault.settings)
     overrides: dict[str, Any] = {
         "settle_seconds": settle_seconds,
         "private_marker": private_marker,
@@ -618,6 +680,7 @@ def watch_harvest(
                 archive=archive,
                 model=model,
                 confirmed=confirmed,
+                interval=interval,
             )
             error: Exception | None = None
         except Exception as exc:  # recorded in the heartbeat; keep watching
@@ -631,11 +694,40 @@ def watch_harvest(
 
 #: A harvest whose last success is older than this, while transcripts exist, has stopped.
 STALE_AFTER = dt.timedelta(days=2)
+#: A watch has stopped when no run ended for this many of its intervals (plus the time its
+#: last run took, twice: a slow model digest is not a stop).
+STALE_INTERVALS = 3
+
+
+def _watch_stopped(beat: dict[str, Any], when: dt.datetime) -> str | None:
+    """Why the ``--watch`` that wrote ``beat`` has stopped, or None while it keeps its pace."""
+    interval = beat.get("interval_seconds")
+    if isinstance(interval, bool) or not isinstance(interval, int | float) or interval <= 0:
+        return None
+    try:
+        last = dt.datetime.fromisoformat(str(beat.get("last_run")))
+    except ValueError:
+        return "STOPPED: the heartbeat has no readable last run; restart `mnemex harvest --watch`"
+    took = beat.get("seconds")
+    took = float(took) if isinstance(took, int | float) and not isinstance(took, bool) else 0.0
+    idle = (when - last).total_seconds() - took  # since the last run ended
+    if idle <= STALE_INTERVALS * interval + took:  # the next run may take as long again
+        return None
+    return (
+        f"STOPPED: the watch runs every {interval:g} s but its last run was {beat.get('last_run')}"
+        f" ({idle / 60:.0f} min without one); restart `mnemex harvest --watch {interval:g}`"
+    )
 
 
 def harvest_check(vault: Vault, now: dt.datetime | None = None) -> dict[str, str]:
-    """``mnemex doctor``'s harvest check: ``fail`` when the last run failed or harvesting
-    stopped (last success older than :data:`STALE_AFTER` while there were transcripts)."""
+    """``mnemex doctor``'s harvest check: ``fail`` when the ``[harvest]`` settings are wrong,
+    the last run failed, or harvesting stopped: a ``--watch`` without a run for
+    :data:`STALE_INTERVALS` of its intervals, else a last success older than
+    :data:`STALE_AFTER` while there were transcripts."""
+    try:
+        harvest_settings(vault.settings)
+    except ConfigError as exc:  # every run will fail, whatever the last one said
+        return {"name": "harvest", "status": "fail", "detail": f"every run will fail: {exc}"}
     beat = read_heartbeat(vault)
     if beat is None:
         return {"name": "harvest", "status": "ok", "detail": "never run (no heartbeat)"}
@@ -649,6 +741,9 @@ def harvest_check(vault: Vault, now: dt.datetime | None = None) -> dict[str, str
             "detail": f"the last run ({beat.get('last_run')}) FAILED: {beat['error']}; "
             f"last success {shown}",
         }
+    stopped = _watch_stopped(beat, when)
+    if stopped is not None:
+        return {"name": "harvest", "status": "fail", "detail": stopped}
     try:
         last = dt.datetime.fromisoformat(str(success)) if success else None
     except ValueError:
@@ -673,15 +768,18 @@ __all__ = [
     "HEARTBEAT",
     "PRIVATE_MARKER",
     "STALE_AFTER",
+    "STALE_INTERVALS",
     "HarvestReport",
     "HarvestSettings",
     "default_sources",
+    "failures_recorded",
     "forgotten_ids",
     "harvest_check",
     "harvest_sessions",
     "harvest_settings",
     "mark_forgotten",
     "read_heartbeat",
+    "record_failure",
     "resolve_sources",
     "watch_harvest",
 ]

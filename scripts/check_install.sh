@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Install check: build a wheel, install it with the interpreter's own pip (as a new user's
+# `pip install` would, no upgrade) into a fresh venv with a fresh HOME, and ingest an HTML, a
+# PDF and a markdown file through the installed `mnemex` command.
+#
+# Not a test: pip reaches a package index, and tests reach no network. `.ci/run` calls it after
+# `make test`. It exists because a dependency pulled in only through another package's extra
+# (lxml[html_clean]) was left out by the pip that ships with Python 3.11, and every HTML ingest
+# failed on a stock install while the dev venv (newer pip) passed.
+#
+#     scripts/check_install.sh            # PYTHON=python3.12 scripts/check_install.sh
+set -euo pipefail
+
+PYTHON="${PYTHON:-python3}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/mnemex-install.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+started=$SECONDS
+
+fail() {
+    echo "check_install: FAILED: $*" >&2
+    exit 1
+}
+
+# Keep pip's download cache across runs; everything mnemex sees gets the fresh HOME below.
+export PIP_CACHE_DIR="${PIP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pip}"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# Build from a copy of the tracked and new files, so setuptools leaves no build/ or egg-info
+# in the checkout (and a stale one cannot leak into the wheel).
+mkdir -p "$work/src"
+(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+    xargs -0 cp --parents -t "$work/src" 2>/dev/null) ||
+    fail "could not copy the source tree"
+
+"$PYTHON" -m venv "$work/venv"
+py="$work/venv/bin/python"
+echo "check_install: $("$py" --version), $("$py" -m pip --version | cut -d' ' -f1-2) (as shipped)"
+pip_log="$work/pip.log"
+if ! "$py" -m pip wheel --no-deps --wheel-dir "$work/dist" "$work/src" >"$pip_log" 2>&1; then
+    cat "$pip_log" >&2
+    fail "building the wheel"
+fi
+wheel="$(ls "$work"/dist/mnemex-*.whl)"
+if ! "$py" -m pip install "$wheel" >"$pip_log" 2>&1; then
+    cat "$pip_log" >&2
+    fail "installing $(basename "$wheel")"
+fi
+# An extra pip could not honour is a dependency left out unless pyproject.toml names it too
+# (justext's lxml[html_clean] is still reported; lxml_html_clean is declared): shown, and the
+# ingests below tell whether it mattered.
+grep -i "does not provide the extra" "$pip_log" | sed 's/^/check_install: note: /' || true
+"$py" -m pip check >"$pip_log" 2>&1 || {
+    cat "$pip_log" >&2
+    fail "pip check: the installed dependencies do not agree"
+}
+mnemex="$work/venv/bin/mnemex"
+
+export HOME="$work/home"
+mkdir -p "$HOME"
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME MNEMEX_VAULT MNEMEX_CONFIG
+export GIT_AUTHOR_NAME=check GIT_AUTHOR_EMAIL=check@example.invalid
+export GIT_COMMITTER_NAME=check GIT_COMMITTER_EMAIL=check@example.invalid
+
+vault="$work/vault"
+"$mnemex" init "$vault" >/dev/null || fail "mnemex init"
+
+sources="$work/sources"
+mkdir -p "$sources"
+cat >"$sources/tidewater.html" <<'EOF'
+<!doctype html>
+<html><head><title>The Tidewater Survey</title></head>
+<body><article>
+<h1>The Tidewater Survey</h1>
+<p>The Tidewater Survey measured the estuary of the River Calder between 1998 and 2004.
+Margaret Okafor led the survey team from the Institute of Coastal Studies.</p>
+<p>The team used sonar transects and tide gauges to map the channel, and published the
+depth charts that harbour pilots still use today.</p>
+</article></body></html>
+EOF
+cat >"$sources/lantern.md" <<'EOF'
+# Lantern Protocol
+
+The Lantern Protocol is a message format for low-power sensors. Jonas Whitfield designed it
+at the Harbour Robotics Lab in 2019, and the lab uses it for its buoy network.
+EOF
+"$py" - "$sources/beacon.pdf" <<'EOF'
+"""A one-page PDF with Helvetica text, written by hand (as tests/ingest/pdfgen.py does)."""
+import sys
+
+lines = [
+    "The Beacon Array is a ring of weather stations on the northern coast.",
+    "Priya Raman maintains the array for the Harbour Robotics Lab.",
+    "Each station reports wind speed and air pressure every ten minutes.",
+]
+text = b"BT /F1 11 Tf 13 TL 56 790 Td " + b" ".join(b"(" + s.encode() + b") Tj T*" for s in lines) + b" ET"
+objects = [
+    b"<< /Type /Catalog /Pages 2 0 R >>",
+    b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] "
+    b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+    b"<< /Length %d >>\nstream\n" % len(text) + text + b"\nendstream",
+    b"<< /Title (The Beacon Array) >>",
+]
+out = bytearray(b"%PDF-1.4\n")
+offsets = []
+for number, body in enumerate(objects, start=1):
+    offsets.append(len(out))
+    out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+xref = len(out)
+out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+out += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+    len(objects) + 1,
+    xref,
+)
+open(sys.argv[1], "wb").write(out)
+EOF
+
+pages() { find "$vault/wiki" -name '*.md' | wc -l; }
+for source in tidewater.html beacon.pdf lantern.md; do
+    before=$(pages)
+    log="$work/ingest-$source.log"
+    if ! "$mnemex" --vault "$vault" ingest --offline "$sources/$source" >"$log" 2>&1; then
+        cat "$log" >&2
+        fail "mnemex ingest $source exited non-zero"
+    fi
+    after=$(pages)
+    if [ "$after" -le "$before" ]; then
+        cat "$log" >&2
+        fail "mnemex ingest $source created no page ($before pages before, $after after)"
+    fi
+    echo "check_install: ingest $source: ok, $((after - before)) new pages"
+done
+
+found="$("$mnemex" --vault "$vault" search "tide gauges")" || fail "mnemex search exited non-zero"
+grep -qi tidewater <<<"$found" || {
+    echo "$found" >&2
+    fail "search did not find the ingested HTML"
+}
+echo "check_install: passed in $((SECONDS - started)) s ($(basename "$wheel"))"

@@ -211,7 +211,7 @@ def test_delete_names_the_links_that_will_break_then_deletes(linked: Brain) -> N
     assert {b["path"] for b in plan["breaks"]} == {"notes/babbage.md", "wiki/general/entities/x.md"}
     assert (linked.vault.root / "notes/ada.md").exists()
     done = delete_page(linked, "notes/ada", plan["plan_id"])
-    assert done["deleted"] == "notes/ada.md"
+    assert (done["deleted"], done["paths"]) == (1, ["notes/ada.md"])
     assert not (linked.vault.root / "notes/ada.md").exists()
     assert linked.backend.note_by_path("notes/ada.md") is None
 

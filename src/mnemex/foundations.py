@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.errors import NoteNotFound, VaultError
-from mnemex.history import commit_change, recording
+from mnemex.history import before_change, commit_change, recording
 from mnemex.report import Report
 from mnemex.sanitise import sanitise
 from mnemex.vault import Vault, atomic_write, check_name, sha256_bytes, slugify
@@ -215,6 +215,14 @@ def _diff(old: bytes | None, new: bytes, old_name: str, new_name: str) -> dict[s
     return out
 
 
+def _journal_rel(vault: Vault, project: str) -> str:
+    """The vault path of this machine's journal of ``project`` (what :func:`_journal` appends)."""
+    from mnemex.machine import machine_name
+    from mnemex.state.journal import journal_path
+
+    return journal_path(project, machine_name(vault))
+
+
 def _journal(vault: Vault, project: str, event: str, rel: str, **extra: Any) -> str:
     """Append the event to this machine's journal of the project; returns the journal's path."""
     from mnemex.machine import machine_name
@@ -243,6 +251,10 @@ def _place(
     with recording(vault), vault.lock("foundations"):
         documents = read_manifest(vault, project)["documents"]
         old = _find(documents, slug)
+        stale = [f"{folder}/{old['file']}"] if old and old.get("file") != file else []
+        # a foundation may be a file the person put there and never committed
+        touched = [f"{folder}/{file}", f"{folder}/{MANIFEST}", *stale, *remove]
+        before_change(vault, [*touched, _journal_rel(vault, project)])
         atomic_write(_abs(vault, f"{folder}/{file}"), data)
         doc = {
             "slug": slug,
@@ -256,7 +268,6 @@ def _place(
         documents = [d for d in documents if d["slug"] != slug] + [doc]
         _write_manifest(vault, project, documents)  # last: only now is it a foundation
         paths = [f"{folder}/{file}", f"{folder}/{MANIFEST}"]
-        stale = [f"{folder}/{old['file']}"] if old and old.get("file") != file else []
         for rel in [*stale, *remove]:
             with contextlib.suppress(FileNotFoundError):
                 _abs(vault, rel).unlink()
@@ -410,6 +421,8 @@ def propose_foundation(
     with recording(vault), vault.lock("foundations"):
         old_doc, meta_rel = _draft_files(vault, project, slug)
         existed = old_doc is not None or _abs(vault, meta_rel).exists()
+        touched = [draft, meta_rel, *([old_doc] if old_doc else [])]
+        before_change(vault, [*touched, _journal_rel(vault, project)])
         atomic_write(_abs(vault, draft), data)
         paths = [draft, meta_rel]
         if old_doc and old_doc != draft:
@@ -532,6 +545,7 @@ def reject_foundation(vault: Vault, project: str, slug: str) -> dict[str, Any]:
     report = Report()
     with recording(vault), vault.lock("foundations"):
         paths = [p for p in (doc, meta) if p]
+        before_change(vault, [*paths, _journal_rel(vault, project)])
         for rel in paths:
             with contextlib.suppress(FileNotFoundError):
                 _abs(vault, rel).unlink()

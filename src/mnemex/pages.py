@@ -29,7 +29,7 @@ from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, VaultError, WriteConflict
-from mnemex.history import CommitResult, commit_change, recording
+from mnemex.history import CommitResult, before_change, commit_change, recording
 from mnemex.plans import create_plan, discard_plan, take_plan
 from mnemex.report import Report
 from mnemex.sanitise import escape, strip
@@ -90,7 +90,7 @@ class PageChange:
 
 def _commit(brain: Brain, change: PageChange, summary: str) -> PageChange:
     """Commit what ``change`` did (call it under :func:`recording`, with the write)."""
-    if change.report.changed or change.extra.get("deleted"):
+    if change.report.changed:
         change.commit = commit_change(brain.vault, change.paths, change.operation, summary)
     return change
 
@@ -418,6 +418,8 @@ def _apply_move(
     vault = brain.vault
     take_plan(vault, plan_id, "move_page", args)
     rewrites = _move_rewrites(brain, old, new)
+    # one baseline commit for every file the move touches, not one per write
+    before_change(vault, [new, *(r.path for r in rewrites)])
     change = PageChange("move_page")
     moved = next(r for r in rewrites if r.path == old)
     outcome, digest = vault.write_note(new, moved.text)
@@ -440,6 +442,7 @@ def _apply_move(
         change.report.warn(old, "kept in place: some links to it could not be re-pointed")
     else:
         vault.delete_note(old, expected_hash=current)
+        change.report.add("deleted", old)
         change.paths.append(old)
     discard_plan(vault, plan_id)
     change.extra["moved"] = {"from": old, "to": new}
@@ -491,7 +494,7 @@ def delete_page(brain: Brain, path: str, plan_id: str | None = None) -> dict[str
         vault.delete_note(clean, expected_hash=current)
         discard_plan(vault, plan_id)
         change = PageChange("delete_page", paths=[clean])
-        change.extra["deleted"] = clean
+        change.report.add("deleted", clean)
         change.extra["links_broken"] = plan.details.get("links_that_will_break", 0)
         _commit(brain, change, f"deleted {clean}")
     brain.sync()

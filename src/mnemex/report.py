@@ -1,8 +1,8 @@
 """The counts every command that changes files reports.
 
-``created``, ``updated``, ``unchanged``, ``skipped``, ``refused``, ``failed``:
-the same six words everywhere, so a script (or a worried person) can tell at a
-glance whether anything was lost. Skips, refusals and failures carry reasons.
+``created``, ``updated``, ``deleted``, ``unchanged``, ``skipped``, ``refused``,
+``failed``: the same seven words everywhere, so a script (or a worried person) can
+tell at a glance whether anything was lost. Skips, refusals and failures carry reasons.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-OUTCOMES = ("created", "updated", "unchanged", "skipped", "refused", "failed")
+OUTCOMES = ("created", "updated", "deleted", "unchanged", "skipped", "refused", "failed")
 
 
 @dataclass
@@ -30,6 +30,7 @@ class Report:
 
     created: int = 0
     updated: int = 0
+    deleted: int = 0
     unchanged: int = 0
     skipped: int = 0
     refused: int = 0
@@ -58,7 +59,7 @@ class Report:
 
     @property
     def changed(self) -> bool:
-        return bool(self.created or self.updated)
+        return bool(self.created or self.updated or self.deleted)
 
     def counts(self) -> dict[str, int]:
         return {outcome: getattr(self, outcome) for outcome in OUTCOMES}

@@ -7,15 +7,33 @@ can be undone in turn. A plan comes first (the commit, the files it touched and
 what reverting does to each), recorded with the sha256 of each file now; applying
 is refused if any of them changed since, or if the working tree holds uncommitted
 changes to them (reverting over a person's edit would mix the two).
+
+Undo restores exactly the bytes before the commit, or refuses. A ``baseline``
+commit is the person's own files as they were before mnemex first changed them
+(:func:`mnemex.history.baseline`), not a change: undoing it is refused, and
+``undo`` without a commit passes over it. A commit without the
+``Mnemex-Baseline: checked`` trailer was made before that rule: when it records
+a file as added, the file may have been the person's, uncommitted, before
+mnemex changed it, so deleting it could lose their note; that is refused unless
+``force`` (which then deletes it, as git's revert would).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
 from mnemex.errors import PlanRefused, VaultError
-from mnemex.history import commit_change, git_environment, is_repository, recording, run_git
+from mnemex.history import (
+    BASELINE,
+    BASELINE_TRAILER,
+    commit_change,
+    git_environment,
+    is_repository,
+    recording,
+    run_git,
+)
 from mnemex.plans import create_plan, discard_plan, take_plan
 from mnemex.report import Report
 from mnemex.vault import Vault
@@ -28,7 +46,7 @@ _SHA_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
 
 
 def _git(vault: Vault, *args: str) -> str:
-    done = run_git(vault, *args, env=git_environment(vault))
+    done = run_git(vault, *args, env={**git_environment(vault), "GIT_LITERAL_PATHSPECS": "1"})
     if done.returncode != 0:
         raise VaultError(f"git {args[0]} failed: {done.stderr.strip()[:300]}")
     return done.stdout
@@ -38,8 +56,15 @@ def _is_mnemex(body: str) -> bool:
     return any(line.startswith(TRAILER) for line in body.splitlines())
 
 
+def _operation(body: str) -> str | None:
+    for line in body.splitlines():
+        if line.startswith(TRAILER):
+            return line[len(TRAILER) :].strip()
+    return None
+
+
 def last_mnemex_commit(vault: Vault) -> str:
-    """The newest commit carrying mnemex's trailer.
+    """The newest commit carrying mnemex's trailer that changed something (not a baseline).
 
     Raises:
         VaultError: none among the last :data:`SEARCH_DEPTH` commits.
@@ -47,7 +72,7 @@ def last_mnemex_commit(vault: Vault) -> str:
     out = _git(vault, "log", f"-{SEARCH_DEPTH}", "--format=%H%x00%B%x01")
     for record in out.split("\x01"):
         sha, _, body = record.strip("\n").partition("\x00")
-        if sha and _is_mnemex(body):
+        if sha and _is_mnemex(body) and _operation(body) != BASELINE:
             return sha
     raise VaultError(f"no mnemex commit among the last {SEARCH_DEPTH} commits: nothing to undo")
 
@@ -69,15 +94,32 @@ def _describe(vault: Vault, commit: str | None, force: bool) -> dict[str, Any]:
             f"{sha[:12]} was not made by mnemex (no {TRAILER} trailer); undo only reverts "
             "mnemex's own commits (pass force to revert it anyway)"
         )
-    status = _git(vault, "show", "--format=", "--name-status", "--no-renames", sha)
+    status = _git(vault, "show", "--format=", "--name-status", "--no-renames", "-z", sha)
+    fields = status.strip("\0").split("\0")
     files = []
-    for line in status.splitlines():
-        code, _, path = line.partition("\t")
+    for code, path in zip(fields[::2], fields[1::2], strict=False):
         if path:
             effect = {"A": "deleted", "D": "restored", "M": "changed back"}.get(code[:1], code)
             files.append({"path": path, "effect": effect})
     if not files:
         raise VaultError(f"{sha[:12]} changed no files: nothing to undo")
+    if _operation(body) == BASELINE:
+        names = ", ".join(f["path"] for f in files[:5])
+        raise VaultError(
+            f"{sha[:12]} is a baseline commit: it holds your own file(s) ({names}) as they "
+            "were before mnemex first changed them, not a change mnemex made, so it is not "
+            "undone; undo the mnemex commit after it to get those bytes back"
+        )
+    added = [f["path"] for f in files if f["effect"] == "deleted"]
+    if added and BASELINE_TRAILER not in body.splitlines() and not force:
+        names = ", ".join(added[:5])
+        raise VaultError(
+            f"{sha[:12]} was made before mnemex committed a person's files before changing "
+            f"them: it records {names} as added, but such a file may have been yours, "
+            "uncommitted, before mnemex changed it, and undo would delete it. Nothing was "
+            f"changed; compare with `git show {sha[:12]} -- <path>` and pass force to delete "
+            "it anyway"
+        )
     dirty = _git(vault, "status", "--porcelain", "--", *[f["path"] for f in files])
     if dirty.strip():
         changed = ", ".join(ln[3:] for ln in dirty.splitlines()[:5])
@@ -128,8 +170,9 @@ def _revert(vault: Vault, info: dict[str, Any], plan_id: str) -> dict[str, Any]:
     discard_plan(vault, plan_id)
     report = Report()
     for f in info["files"]:
-        exists = (vault.root / f["path"]).exists()
-        report.add("created" if f["effect"] == "restored" and exists else "updated", f["path"])
+        exists = os.path.lexists(vault.root / f["path"])
+        outcome = "deleted" if not exists else "created" if f["effect"] == "restored" else "updated"
+        report.add(outcome, f["path"])
     return {**info, **report.to_dict(), "reverted": sha, "commit": commit.to_dict()}
 
 

@@ -96,7 +96,8 @@ def test_merging_duplicates_moves_every_link_and_keeps_the_removed_pages_content
     assert plan["deletes"] == [ADAS], "the plan names the deletion"
     assert BABBAGE in plan["files_changed"]
     done = fix_issue(sick_brain, issue.id, plan["plan_id"])
-    assert done["deleted"] == [ADAS] and not (root / ADAS).exists()
+    assert done["deleted_paths"] == [ADAS] and not (root / ADAS).exists()
+    assert done["deleted"] == 1
     kept = (root / ADA).read_text()
     assert "Ada Lovelaces" in kept  # the removed page's name is an alias
     assert "- Wrote Note G." in kept and "Countess and writer on the engine." in kept

@@ -44,6 +44,7 @@ def test_sync_indexes_new_notes_and_a_second_sync_changes_nothing(brain: Brain) 
     assert second.report.counts() == {
         "created": 0,
         "updated": 0,
+        "deleted": 0,
         "unchanged": 2,
         "skipped": 0,
         "refused": 0,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,11 @@ def test_a_failed_move_puts_back_the_inbox_files_it_removed(
     with pytest.raises(IngestFailed, match="put back as it was"):
         apply_plan(open_brain(root).vault, plan)
     assert snapshot(root) == before
-    assert commits(root) == count
+    # only the person's inbox files as they were (a baseline), no ingest commit
+    assert commits(root) == count + 1
+    last = ["git", "log", "-1", "--format=%s"]
+    subject = subprocess.run(last, cwd=root, capture_output=True, text=True, check=True).stdout
+    assert subject.startswith("mnemex baseline:")
 
 
 def test_an_inbox_file_changed_after_planning_refuses_the_plan(root: Path) -> None:

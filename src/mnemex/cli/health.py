@@ -113,7 +113,7 @@ def _print_plan(result: dict[str, Any], command: str) -> None:
         verb = result.get("summary") or result.get("subject") or "done"
         click.echo(
             f"{verb}: {result.get('created', 0)} created, {result.get('updated', 0)} updated, "
-            f"{len(result.get('deleted', []))} deleted, {result.get('failed', 0)} failed"
+            f"{result.get('deleted', 0)} deleted, {result.get('failed', 0)} failed"
         )
         for problem in result.get("problems", {}).get("failed", []):
             click.echo(f"  failed {problem['path']}: {problem['reason']}")

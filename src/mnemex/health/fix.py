@@ -31,7 +31,7 @@ from mnemex.health.ids import Issue, kind_of
 from mnemex.health.records import now_iso
 from mnemex.health.scan import is_knowledge, scan
 from mnemex.health.view import IndexView, load_view
-from mnemex.history import commit_change, recording
+from mnemex.history import before_change, commit_change, recording, take_recovered
 from mnemex.plans import create_plan, discard_plan, take_plan
 from mnemex.report import Report
 from mnemex.vault import LinkResolver, sha256_text
@@ -303,6 +303,7 @@ def fix_issue(
         made = create_plan(vault, OPERATION, args, plan.reads, details)
         return made.to_dict()
     with recording(vault):
+        recovered = take_recovered(vault)
         shown = take_plan(vault, plan_id, OPERATION, args)
         now = str(shown.details.get("now") or now_iso())
         plan = _build(brain, _current_issue(brain, issue_id), now)
@@ -314,6 +315,8 @@ def fix_issue(
         _loss_check(brain, plan, allow_loss)
         result = _apply(brain, plan)
         discard_plan(vault, plan_id)
+    if recovered:  # an interrupted run's files, committed before this fix
+        result["recovered"] = recovered
     brain.sync()
     return result
 
@@ -328,6 +331,8 @@ def _apply(brain: Brain, plan: FixPlan) -> dict[str, Any]:
         out["index"] = synced.to_dict()
         return out
     paths: list[str] = []
+    # one baseline commit for every file the fix touches, not one per write
+    before_change(vault, [*sorted(plan.writes), *plan.deletes])
     for rel, text in sorted(plan.writes.items()):
         try:
             outcome, _ = vault.write_note(rel, text, expected_hash=plan.reads.get(rel))
@@ -341,8 +346,9 @@ def _apply(brain: Brain, plan: FixPlan) -> dict[str, Any]:
     else:
         for rel in plan.deletes:
             vault.delete_note(rel, expected_hash=plan.reads.get(rel))
+            report.add("deleted", rel)
             paths.append(rel)
-        out["deleted"] = plan.deletes
+        out["deleted_paths"] = plan.deletes
     commit = commit_change(vault, paths, "health-fix", plan.summary) if paths else None
     out.update(report.to_dict())
     out["links"] = len(plan.relinks)

@@ -7,6 +7,9 @@ file beside its target, and only then are the temporaries renamed into place
 and the inbox files the plan moves are removed. If anything fails on the way,
 the files already renamed or removed get their original bytes back (kept in
 memory) and the new ones are removed: a failed run leaves the vault as it was.
+A process killed part-way cannot restore: the paths were listed in an intent
+record first (:func:`mnemex.history.before_change`), so the next session on the
+vault commits what was renamed and removes the staged temporaries.
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.errors import VaultError, WriteConflict
-from mnemex.history import commit_change, recording
+from mnemex.history import (
+    before_change,
+    commit_change,
+    crash_point,
+    recording,
+    take_recovered,
+)
 from mnemex.ingest.plan import FileChange, IngestPlan
 from mnemex.vault import Vault, atomic_write, sha256_bytes
 
@@ -43,6 +52,10 @@ def apply_plan(vault: Vault, plan: IngestPlan) -> dict[str, Any]:
     ]
     result = plan.to_dict(diffs=False)
     with recording(vault):
+        recovered = take_recovered(vault)
+        # the person's uncommitted bytes first (an existing page, the inbox file), then the
+        # intent record: a run killed before its commit is committed by the next one
+        before_change(vault, [c.path for c in writes])
         with vault.lock():
             _check_unmoved(vault, writes)
             _write_all(vault, writes)
@@ -56,6 +69,8 @@ def apply_plan(vault: Vault, plan: IngestPlan) -> dict[str, Any]:
             commit = done.to_dict()
     result["applied"] = True
     result["commit"] = commit
+    if recovered:  # an interrupted run's files, committed before this one
+        result["recovered"] = recovered
     return result
 
 
@@ -80,6 +95,7 @@ def _write_all(vault: Vault, writes: list[FileChange]) -> None:
             if change.action != "delete":
                 staged.append((change, target, _stage(target, change.after or b"")))
         for change, target, tmp in staged:
+            crash_point("ingest-rename")
             replace(tmp, target)
             done.append((change, target))
         for change in writes:

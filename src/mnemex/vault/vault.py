@@ -15,7 +15,7 @@ import fcntl
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -32,6 +32,20 @@ def sha256_bytes(data: bytes) -> str:
 
 def sha256_text(text: str) -> str:
     return sha256_bytes(text.encode("utf-8"))
+
+
+#: Called as ``hook(vault, paths)`` before :meth:`Vault.write_note` or
+#: :meth:`Vault.delete_note` changes a file, outside the write lock. ``mnemex.history``
+#: registers the git baseline and intent record here (vault format §12): it cannot be
+#: imported from ``vault/``, which the rest of mnemex depends on, not the other way.
+ChangeHook = Callable[["Vault", Sequence[str]], None]
+_CHANGE_HOOKS: list[ChangeHook] = []
+
+
+def register_change_hook(hook: ChangeHook) -> None:
+    """Run ``hook`` before every change :meth:`Vault.write_note` or ``delete_note`` makes."""
+    if hook not in _CHANGE_HOOKS:
+        _CHANGE_HOOKS.append(hook)
 
 
 @dataclass(frozen=True)
@@ -198,6 +212,10 @@ class Vault:
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
+    def _before_change(self, paths: Sequence[str]) -> None:
+        for hook in _CHANGE_HOOKS:
+            hook(self, paths)
+
     def write_note(
         self,
         rel: str,
@@ -228,6 +246,10 @@ class Vault:
         path = self.root / clean
         data = text.encode("utf-8")
         new_hash = sha256_bytes(data)
+        before = self.current_hash(clean)
+        if before != new_hash and (before is None or overwrite or expected_hash == before):
+            # before the lock: the hook may take the history lock, which comes first
+            self._before_change([clean])
         with self.lock():
             current = self.current_hash(clean)
             if current is not None and not overwrite and expected_hash != current:
@@ -249,6 +271,9 @@ class Vault:
         clean = self.rel_path(rel)
         if not protected_ok:
             self.check_writable(clean)
+        before = self.current_hash(clean)
+        if before is not None and expected_hash in (None, before):
+            self._before_change([clean])
         with self.lock():
             current = self.current_hash(clean)
             if current is None:
@@ -286,6 +311,7 @@ __all__ = [
     "NoteText",
     "Vault",
     "atomic_write",
+    "register_change_hook",
     "sha256_bytes",
     "sha256_text",
 ]

@@ -18,12 +18,11 @@ import os
 import re
 import secrets
 import socket
-import tempfile
 import time
 from pathlib import Path
 
 from mnemex.errors import VaultError
-from mnemex.vault import Vault, atomic_write, slugify
+from mnemex.vault import Vault, atomic_write, slugify, write_temp
 
 MACHINE_ID_FILE = "machine-id"
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
@@ -39,20 +38,15 @@ def _read(path: Path) -> str:
 
 def _publish(path: Path, value: str) -> bool:
     """Put ``value`` at ``path`` unless a file is already there; True if this call did."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = write_temp(path, (value + "\n").encode("utf-8"))  # not a secret: the umask decides
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(value + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.link(tmp, path)  # atomic, and refuses an existing target: first writer wins
-        except FileExistsError:
-            return False
-        return True
+        os.link(tmp, path)  # atomic, and refuses an existing target: first writer wins
+    except FileExistsError:
+        return False
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+    return True
 
 
 def machine_name(vault: Vault) -> str:

@@ -160,7 +160,7 @@ class TranscriptArchive:
             outcome = "unchanged"
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, packed)
+            atomic_write(path, packed, mode=0o600)  # a person's sessions: private, as before
             outcome = "updated" if existed else "created"
         self.manifest[key] = session.content_sha256
         self.changed = True

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from mnemex.history import (
     take_recovered,
 )
 from mnemex.ingest.plan import FileChange, IngestPlan
-from mnemex.vault import Vault, atomic_write, sha256_bytes
+from mnemex.vault import Vault, atomic_write, sha256_bytes, write_temp
 
 
 class IngestFailed(VaultError):
@@ -115,14 +114,11 @@ def _write_all(vault: Vault, writes: list[FileChange]) -> None:
 
 
 def _stage(target: Path, data: bytes) -> str:
-    """Write ``data`` to a fsynced temporary file beside ``target``; returns its path."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    return tmp
+    """Write ``data`` to a fsynced temporary file beside ``target``; returns its path.
+
+    It has the mode the file should keep (an existing file's own, else the umask's).
+    """
+    return write_temp(target, data)
 
 
 def replace(tmp: str, target: Path) -> None:

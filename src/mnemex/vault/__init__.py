@@ -12,7 +12,16 @@ from mnemex.vault.layout import (
 )
 from mnemex.vault.links import LinkResolver
 from mnemex.vault.markdown import ParsedNote, Wikilink, parse_note, render_note
-from mnemex.vault.vault import FileEntry, NoteText, Vault, atomic_write, sha256_bytes, sha256_text
+from mnemex.vault.preserve import TextStyle, plain, restyle, retarget, table_rows, text_style
+from mnemex.vault.vault import (
+    FileEntry,
+    NoteText,
+    Vault,
+    atomic_write,
+    sha256_bytes,
+    sha256_text,
+    write_temp,
+)
 
 __all__ = [
     "KINDS",
@@ -23,6 +32,7 @@ __all__ = [
     "NoteText",
     "ParsedNote",
     "Placement",
+    "TextStyle",
     "Vault",
     "Wikilink",
     "atomic_write",
@@ -30,8 +40,14 @@ __all__ = [
     "init_vault",
     "parse_note",
     "placement",
+    "plain",
     "render_note",
+    "restyle",
+    "retarget",
     "sha256_bytes",
     "sha256_text",
     "slugify",
+    "table_rows",
+    "text_style",
+    "write_temp",
 ]

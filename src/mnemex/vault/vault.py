@@ -14,7 +14,8 @@ import contextlib
 import fcntl
 import hashlib
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -289,20 +290,64 @@ def _is_drafts(rel: str) -> bool:
     return len(parts) == 3 and parts[0] == "foundations" and parts[2] == "drafts"
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and a rename (never half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` via a temporary file and a rename (never half a file).
+
+    Permissions as :func:`write_temp` gives them: ``mode`` when given (a secret
+    passes ``0o600``), else an existing file's own, else what ``open()`` would
+    make (``0o666`` less the umask). A symlink at ``path`` is replaced, never
+    written through: the write changes only the path it names (which is what the
+    hash check read and what the commit records), and a link cannot send it
+    elsewhere; the file the link named keeps its bytes.
+    """
+    tmp = write_temp(path, data, mode=mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def write_temp(path: Path, data: bytes, *, mode: int | None = None) -> str:
+    """Write ``data`` to a fsynced ``.<name>.<random>.tmp`` beside ``path``; returns its path.
+
+    The temporary already has the mode ``path`` should end with, so renaming it into
+    place changes nothing else: ``mode`` if given, else the mode of the file now at
+    ``path`` (followed through a symlink), else ``0o666`` less the umask, as a new
+    file made by ``open()`` gets (the kernel applies the umask, so threads and
+    default ACLs are respected).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if mode is None:
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+    # a fixed mode starts private and is widened once written, never the other way
+    fd, tmp = _create_beside(path, 0o666 if mode is None else 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _create_beside(path: Path, perms: int) -> tuple[int, str]:
+    # tempfile.mkstemp always makes 0600; os.open lets the umask decide, as open() does
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, flags, perms), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 __all__ = [
@@ -314,4 +359,5 @@ __all__ = [
     "register_change_hook",
     "sha256_bytes",
     "sha256_text",
+    "write_temp",
 ]

@@ -152,10 +152,13 @@ def test_move_plans_first_then_moves_and_repoints_every_link(linked: Brain) -> N
     assert not (root / "notes/ada.md").exists()
     assert read(linked, "wiki/general/entities/ada-lovelace.md") == old_text_of_ada()
     assert read(linked, "notes/babbage.md") == (
-        "# Babbage\nKnew [[ada-lovelace]] and ![[ada-lovelace]].\n```\n[[ada]] in code stays\n```\n"
+        "# Babbage\nKnew [[ada-lovelace|ada]] and ![[ada-lovelace]].\n"
+        "```\n[[ada]] in code stays\n```\n"
         "Also [Ada's page](wiki/general/entities/ada-lovelace.md#Life).\n"
     )
-    assert read(linked, "wiki/general/entities/x.md") == "[[ada-lovelace]] and [[nowhere]]\n"
+    assert read(linked, "wiki/general/entities/x.md") == (
+        "[[ada-lovelace|notes/ada]] and [[nowhere]]\n"  # each link shows what it showed
+    )
     target = linked.backend.note_by_path("wiki/general/entities/ada-lovelace.md")
     assert target is not None
     assert len(linked.backend.links_to(int(target["id"]))) == 4
@@ -175,7 +178,7 @@ def test_a_move_that_would_capture_another_link_repoints_it(brain: Brain) -> Non
         brain, "deep/folder/topic", "topic"
     )  # now the shortest: would capture [[topic]]
     move_page(brain, "deep/folder/topic", "topic", plan["plan_id"])
-    assert read(brain, "notes/ref.md") == "[[notes/topic]]"
+    assert read(brain, "notes/ref.md") == "[[notes/topic|topic]]"
 
 
 def test_a_plan_is_refused_when_a_file_it_read_changed(linked: Brain) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -33,8 +34,18 @@ from mnemex.history import CommitResult, before_change, commit_change, recording
 from mnemex.plans import create_plan, discard_plan, take_plan
 from mnemex.report import Report
 from mnemex.sanitise import escape, strip
-from mnemex.vault import LinkResolver, parse_note, placement, render_note
+from mnemex.vault import (
+    LinkResolver,
+    parse_note,
+    placement,
+    plain,
+    render_note,
+    restyle,
+    retarget,
+    table_rows,
+)
 from mnemex.vault.markdown import link_spans, split_frontmatter
+from mnemex.vault.preserve import BOM, set_frontmatter_key
 
 #: A page is a page, not a data dump; larger content should be split into several pages.
 MAX_PAGE_CHARS = 200_000
@@ -172,8 +183,14 @@ def _updated_page_text(old_text: str, content: str, rel: str) -> str:
     } and _ending(body) == _ending(old_body)
     if unchanged:
         return old_text
+    stamp = now_iso()
+    if new_fm_text is None and old_fm_text is not None:
+        # the page's own frontmatter stays byte for byte but for `updated` (broken YAML as is)
+        kept = set_frontmatter_key(old_text[: len(old_text) - len(old_body)], "updated", stamp)
+        if kept is not None:
+            return kept + _ending(body)
     if fm or old.frontmatter:
-        fm["updated"] = now_iso()
+        fm["updated"] = stamp
     return _ending(render_note(_ordered(fm), body))
 
 
@@ -212,7 +229,9 @@ def write_page(
                 raise PageExists(clean, current.hash)
             if expected_hash != current.hash:
                 raise WriteConflict(clean, expected_hash, current.hash)
-            text = _updated_page_text(current.text, content, clean)
+            text = _updated_page_text(plain(current.text), content, clean)
+            if "\r\n" not in content and not content.startswith(BOM):
+                text = restyle(current.text, text)  # the caller gave no style: keep the file's
             outcome, digest = vault.write_note(clean, text, expected_hash=current.hash)
         change = PageChange("write_page", paths=[clean], hash=digest)
         change.report.add(outcome, clean)
@@ -265,14 +284,18 @@ def append_to_page(brain: Brain, path: str, content: str, section: str | None = 
             except NoteNotFound:
                 raise NoteNotFound(f"{clean}: no such page; create it with write_page") from None
             _check_size(current.text + content)
-            fm_text, body, _ = split_frontmatter(current.text)
-            new_body = _append_text(body, content, section)
-            if fm_text is None:
-                text = new_body
-            else:
-                fm = dict(parse_note(current.text, clean).frontmatter)
-                fm["updated"] = now_iso()
-                text = render_note(fm, new_body)
+            source = plain(current.text)  # edited as LF text, written back in the file's style
+            fm_text, body, _ = split_frontmatter(source)
+            new_body = _append_text(body, plain(content), section)
+            text = source[: len(source) - len(body)] + new_body
+            if fm_text is not None:
+                stamp = now_iso()
+                kept = set_frontmatter_key(text, "updated", stamp)
+                if kept is None:
+                    fm = dict(parse_note(source, clean).frontmatter)
+                    kept = render_note({**fm, "updated": stamp}, new_body)
+                text = kept
+            text = restyle(current.text, text)
             try:
                 outcome, digest = vault.write_note(clean, text, expected_hash=current.hash)
             except WriteConflict:
@@ -312,9 +335,11 @@ def _relinked(
     after: LinkResolver,
 ) -> tuple[str, list[dict[str, Any]]]:
     old, new = moves
-    _, body, body_line = split_frontmatter(text)
-    prefix = text[: len(text) - len(body)]
+    source = plain(text)
+    _, body, body_line = split_frontmatter(source)
+    prefix = source[: len(source) - len(body)]
     lines = body.split("\n")
+    rows = table_rows(lines)
     changes: list[dict[str, Any]] = []
     for span in reversed(link_spans(body)):
         was = before.resolve(span.link.target, src_old)
@@ -326,10 +351,10 @@ def _relinked(
         target = _target_for(intended, src_new, after, span.markdown)
         line = lines[span.line]
         written = line[span.start : span.end]
-        lines[span.line] = line[: span.start] + target + line[span.end :]
+        lines[span.line] = retarget(line, span, target, in_table=span.line in rows)
         changes.append({"line": body_line + span.line, "from": written, "to": target})
     changes.reverse()
-    return prefix + "\n".join(lines), changes
+    return restyle(text, prefix + "\n".join(lines)), changes
 
 
 def _move_rewrites(brain: Brain, old: str, new: str) -> list[_Rewrite]:
@@ -423,6 +448,7 @@ def _apply_move(
     change = PageChange("move_page")
     moved = next(r for r in rewrites if r.path == old)
     outcome, digest = vault.write_note(new, moved.text)
+    shutil.copymode(vault.root / old, vault.root / new)  # a moved page keeps its permissions
     change.report.add(outcome, new)
     change.paths += [new]
     change.hash = digest

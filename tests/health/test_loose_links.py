@@ -57,5 +57,5 @@ def test_case_and_hyphen_variants_are_reported_with_the_exact_name(tmp_path: Pat
         issue_id = str(broken["grace-hopper"]["id"])
         plan = fix_issue(brain, issue_id)
         fix_issue(brain, issue_id, plan["plan_id"])
-    assert "[[Grace Hopper]]." in (root / HOST).read_text(encoding="utf-8")
+    assert "[[Grace Hopper|grace-hopper]]." in (root / HOST).read_text(encoding="utf-8")
     assert set(_broken(root)) == {"ada lovelace", "Ada-Lovelace"}

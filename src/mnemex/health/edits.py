@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from mnemex.vault import parse_note, render_note
-from mnemex.vault.markdown import link_spans, split_frontmatter
+from mnemex.vault import parse_note, plain, render_note, restyle, retarget, table_rows
+from mnemex.vault.markdown import link_spans, mask_code, split_frontmatter
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_SLUG_LIKE = re.compile(r"^[a-z0-9/._-]+$")
 
 
 def repoint(
@@ -25,13 +25,17 @@ def repoint(
     """Rewrite the links whose written target ``wants`` maps to a new one.
 
     ``wants(target)`` returns the new wikilink target (or a path, for a markdown
-    link) or None to leave the link alone. A wikilink without an alias whose
-    written target was readable text keeps it as its alias, so the page reads
-    the same. Returns the new text and one ``{line, from, to}`` per change.
+    link) or None to leave the link alone. A link keeps what the reader sees
+    (:func:`~mnemex.vault.preserve.retarget`): an unaliased wikilink whose target
+    changes gets the text it showed as its alias. The file keeps its style
+    (BOM, line endings, final newline). Returns the new text and one
+    ``{line, from, to}`` per change.
     """
-    _, body, body_line = split_frontmatter(text)
-    prefix = text[: len(text) - len(body)]
+    source = plain(text)
+    _, body, body_line = split_frontmatter(source)
+    prefix = source[: len(source) - len(body)]
     lines = body.split("\n")
+    rows = table_rows(lines)
     changes: list[dict[str, Any]] = []
     for span in reversed(link_spans(body)):
         new = wants(span.link.target)
@@ -41,71 +45,81 @@ def repoint(
         written = line[span.start : span.end]
         if span.markdown:
             new = new.replace(" ", "%20") + ("" if new.lower().endswith(".md") else ".md")
-            lines[span.line] = line[: span.start] + new + line[span.end :]
+        if keep_label:
+            lines[span.line] = retarget(line, span, new, in_table=span.line in rows)
         else:
-            rest = line[span.end :]
-            close = rest.find("]]")
-            label = ""
-            if (
-                keep_label
-                and span.link.alias is None
-                and not _SLUG_LIKE.match(written.strip())
-                and written.strip().lower() != new.lower()
-            ):
-                label = f"|{written.strip()}"
-            if close >= 0 and label:
-                rest = rest[:close] + label + rest[close:]
-            lines[span.line] = line[: span.start] + new + rest
+            lines[span.line] = line[: span.start] + new + line[span.end :]
         changes.append({"line": body_line + span.line, "from": written, "to": new})
     changes.reverse()
-    return prefix + "\n".join(lines), changes
+    return restyle(text, prefix + "\n".join(lines)), changes
 
 
 def _norm(text: str) -> str:
     return " ".join(text.replace("—", "-").replace("–", "-").lower().split())
 
 
-def split_sections(body: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
-    """``(lead lines, [(## heading, lines)])``; the H1 stays in the lead."""
+@dataclass
+class Section:
+    """A ``## `` section of a body: its name, its heading line as written, its lines."""
+
+    name: str
+    head: str
+    lines: list[str] = field(default_factory=list)
+
+
+def split_sections(body: str) -> tuple[list[str], list[Section]]:
+    """``(lead lines, sections)`` split at ``## `` headings (not in code); the H1 stays in
+    the lead. :func:`join_sections` puts them back byte for byte."""
     lead: list[str] = []
-    sections: list[tuple[str, list[str]]] = []
-    for line in body.split("\n"):
-        m = _HEADING_RE.match(line)
+    sections: list[Section] = []
+    for line, masked in zip(body.split("\n"), mask_code(body).split("\n"), strict=True):
+        m = _HEADING_RE.match(masked)
         if m and len(m.group(1)) == 2:
-            sections.append((m.group(2), []))
+            sections.append(Section(m.group(2), line))
         elif sections:
-            sections[-1][1].append(line)
+            sections[-1].lines.append(line)
         else:
             lead.append(line)
     return lead, sections
 
 
-def join_sections(lead: list[str], sections: list[tuple[str, list[str]]]) -> str:
+def join_sections(lead: list[str], sections: list[Section]) -> str:
     out = list(lead)
-    for heading, lines in sections:
-        while out and not out[-1].strip():
-            out.pop()
-        out.append(f"## {heading}")
-        out.extend(lines)
-    text = "\n".join(out)
-    return text if text.endswith("\n") else text + "\n"
+    for section in sections:
+        out.append(section.head)
+        out.extend(section.lines)
+    return "\n".join(out)
+
+
+def _add_lines(lead: list[str], sections: list[Section], heading: str, new: list[str]) -> None:
+    """Put ``new`` after the last written line of section ``heading``, or end the body with
+    a new ``## heading`` holding them; every other line stays as it was."""
+    for section in sections:
+        if _norm(section.name) == _norm(heading):
+            end = len(section.lines)
+            while end and not section.lines[end - 1].strip():
+                end -= 1
+            section.lines[end:end] = new
+            return
+    last = sections[-1].lines if sections else lead
+    if not any(line.strip() for line in lead) and not sections:
+        last.clear()  # an empty body: the section is all there is
+    elif not last or last[-1] != "":
+        last.append("")  # with the line break the heading adds, a blank line before it
+    sections.append(Section(heading, f"## {heading}", [*new, ""]))
 
 
 def add_to_section(text: str, heading: str, line: str) -> str:
-    """Append ``line`` at the end of section ``## heading`` (made at the end if missing)."""
-    _, body, _ = split_frontmatter(text)
-    prefix = text[: len(text) - len(body)]
+    """Append ``line`` at the end of section ``## heading`` (made at the end if missing).
+
+    Nothing else changes: the other lines keep their bytes, and the file its style.
+    """
+    source = plain(text)
+    _, body, _ = split_frontmatter(source)
+    prefix = source[: len(source) - len(body)]
     lead, sections = split_sections(body)
-    for name, lines in sections:
-        if _norm(name) == _norm(heading):
-            while lines and not lines[-1].strip():
-                lines.pop()
-            lines.append(line)
-            lines.append("")
-            break
-    else:
-        sections.append((heading, [line, ""]))
-    return prefix + join_sections(lead, sections)
+    _add_lines(lead, sections, heading, [line])
+    return restyle(text, prefix + join_sections(lead, sections))
 
 
 def _union(first: list[Any], second: list[Any], key: Callable[[Any], str]) -> list[Any]:
@@ -129,8 +143,8 @@ def merge_pages(keep_text: str, keep_path: str, gone_text: str, gone_path: str, 
     sources unioned, each section's new lines appended to the same section (or the
     section added), the lead paragraph kept under ``## Merged from <title>``; ``updated``
     becomes ``now`` (given, so a preview and its apply produce the same text)."""
-    keep = parse_note(keep_text, keep_path)
-    gone = parse_note(gone_text, gone_path)
+    keep = parse_note(plain(keep_text), keep_path)
+    gone = parse_note(plain(gone_text), gone_path)
     fm = dict(keep.frontmatter)
     names = [gone.title, *gone.aliases]
     stem = PurePosixPath(gone_path).stem
@@ -166,23 +180,16 @@ def merge_pages(keep_text: str, keep_path: str, gone_text: str, gone_path: str, 
         for ln in gone_lead
         if ln.strip() and _norm(ln) not in present and not _is_title(ln, gone.title)
     ]
-    for heading, lines in gone_sections:
-        new = [ln for ln in lines if ln.strip() and _norm(ln) not in present]
+    for theirs in gone_sections:
+        new = [ln for ln in theirs.lines if ln.strip() and _norm(ln) not in present]
         if not new:
             continue
         present.update(_norm(ln) for ln in new)
-        for name, mine in sections:
-            if _norm(name) == _norm(heading):
-                while mine and not mine[-1].strip():
-                    mine.pop()
-                mine.extend([*new, ""])
-                break
-        else:
-            sections.append((heading, [*new, ""]))
+        _add_lines(lead, sections, theirs.name, new)
     if extra_lead:
-        sections.append((f"Merged from {gone.title}", [*extra_lead, ""]))
+        _add_lines(lead, sections, f"Merged from {gone.title}", extra_lead)
     body = join_sections(lead, sections)
-    return render_note(fm, body) if fm else body
+    return restyle(keep_text, render_note(fm, body) if fm else body)
 
 
 def _is_title(line: str, title: str) -> bool:
@@ -190,4 +197,4 @@ def _is_title(line: str, title: str) -> bool:
     return bool(m and len(m.group(1)) == 1 and _norm(m.group(2)) == _norm(title))
 
 
-__all__ = ["add_to_section", "merge_pages", "repoint", "split_sections"]
+__all__ = ["Section", "add_to_section", "join_sections", "merge_pages", "repoint", "split_sections"]

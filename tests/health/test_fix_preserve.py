@@ -1,0 +1,132 @@
+"""A health fix keeps what it does not own: a note's mode, BOM, line endings, final
+newline and untouched bytes, and the text each re-pointed link shows."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from health_support import ADA, ADAS, BABBAGE, ENGINE, git, make_sick_vault, open_brain, write
+
+from mnemex.brain import Brain
+from mnemex.config import settings_template
+from mnemex.health import Issue, fix_issue, scan
+from mnemex.vault import init_vault
+
+HOST = "notes/host.md"
+
+
+@pytest.fixture(params=[0o022, 0o077], ids=["umask022", "umask077"])
+def umask(request: pytest.FixtureRequest) -> Iterator[int]:
+    value = int(request.param)
+    old = os.umask(value)
+    try:
+        yield value
+    finally:
+        os.umask(old)
+
+
+def _issue(brain: Brain, kind: str, **match: object) -> Issue:
+    brain.sync()
+    for issue in scan(brain.vault, brain.backend).issues[kind]:
+        if all(issue.data.get(k) == v for k, v in match.items()):
+            return issue
+    raise AssertionError(f"no {kind} issue matching {match}")
+
+
+def _fix(brain: Brain, issue: Issue) -> None:
+    fix_issue(brain, issue.id, fix_issue(brain, issue.id)["plan_id"])
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def formulas(tmp_path: Path) -> Path:
+    """A vault with `notes/Formulas.md`, linked loosely as `[[formulas]]` from a note that
+    has a BOM, CRLF endings and no final newline."""
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "mnemex.toml").write_text(
+        settings_template("t").replace('name = "minilm"', 'name = "hashing"'), encoding="utf-8"
+    )
+    init_vault(root, git=True)
+    write(root, "notes/Formulas.md", "# Formulas\n## Intro\nEuler.\n")
+    (root / HOST).write_bytes(
+        "\ufeff# Host\r\n"
+        "See [[formulas]], [[formulas#Intro]], [[formulas|the formulas]], ![[formulas]].\r\n"
+        "| link | note |\r\n|---|---|\r\n| [[formulas]] | cell |\r\n"
+        "Also [the list](notes/Formulas.md).\r\n"
+        "End.".encode()
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "seed")
+    return root
+
+
+def test_a_relink_keeps_the_text_each_link_shows_and_every_other_byte(formulas: Path) -> None:
+    with open_brain(formulas) as brain:
+        _fix(brain, _issue(brain, "broken_links", target="formulas"))
+    assert (formulas / HOST).read_bytes() == (
+        "\ufeff# Host\r\n"
+        "See [[Formulas|formulas]], [[Formulas#Intro|formulas > Intro]], "
+        "[[Formulas|the formulas]], ![[Formulas]].\r\n"
+        "| link | note |\r\n|---|---|\r\n| [[Formulas\\|formulas]] | cell |\r\n"
+        "Also [the list](notes/Formulas.md).\r\n"
+        "End."
+    ).encode()
+
+
+@pytest.mark.parametrize("existing", [0o644, 0o640, 0o755])
+def test_a_relink_keeps_the_notes_mode(formulas: Path, umask: int, existing: int) -> None:
+    (formulas / HOST).chmod(existing)
+    with open_brain(formulas) as brain:
+        _fix(brain, _issue(brain, "broken_links", target="formulas"))
+    assert "[[Formulas|formulas]]" in (formulas / HOST).read_text(encoding="utf-8")
+    assert _mode(formulas / HOST) == existing
+
+
+ENGINE_CRLF = (
+    b"---\r\ntype: concept\r\ntitle: Analytical Engine\r\ncreated: 2026-10-01\r\n"
+    b"updated: 2026-11-01\r\nsources: []  # none yet\r\n---\r\n# Analytical Engine\r\n"
+    b"A general mechanical computer.\r\n## Sources\r\n- a talk\r\n\r\n## Notes\r\nMine."
+)
+
+
+def test_an_added_backlink_goes_under_sources_and_leaves_every_other_byte(
+    tmp_path: Path, umask: int
+) -> None:
+    root = make_sick_vault(tmp_path / "v")
+    (root / ENGINE).write_bytes(ENGINE_CRLF)
+    (root / ENGINE).chmod(0o644)
+    with open_brain(root) as brain:
+        _fix(brain, _issue(brain, "missing_backlinks", page=ENGINE))
+    assert (root / ENGINE).read_bytes() == ENGINE_CRLF.replace(
+        b"- a talk\r\n", b"- a talk\r\n- [[notes-on-the-engine]]\r\n"
+    )
+    assert _mode(root / ENGINE) == 0o644
+
+
+def test_a_merge_keeps_the_kept_pages_style_and_body_bytes(tmp_path: Path, umask: int) -> None:
+    root = make_sick_vault(tmp_path / "v")
+    kept = root / ADA
+    text = kept.read_text(encoding="utf-8").replace("## Sources", "\n## Sources")
+    kept.write_bytes(text.rstrip("\n").replace("\n", "\r\n").encode())
+    kept.chmod(0o640)
+    with open_brain(root) as brain:
+        _fix(brain, _issue(brain, "duplicates"))
+    assert not (root / ADAS).exists()
+    data = kept.read_bytes()
+    assert data.endswith(
+        b"---\r\n# Ada Lovelace\r\nMathematician who wrote the first program.\r\n"
+        b"## Key points\r\n- Translated Menabrea.\r\n- Wrote Note G.\r\n\r\n"
+        b"## Sources\r\n- [[summaries/notes-on-the-engine]]\r\n\r\n"
+        b"## Merged from Ada Lovelaces\r\nCountess and writer on the engine."
+    )
+    assert b"\n" not in data.replace(b"\r\n", b"")  # every line CRLF, the frontmatter's too
+    assert _mode(kept) == 0o640
+    assert "[[ada-lovelace|ada-lovelaces]]" in (root / BABBAGE).read_text(encoding="utf-8")

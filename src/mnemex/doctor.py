@@ -1,8 +1,9 @@
 """``mnemex doctor``: is the brain healthy enough to trust?
 
 Checks that the vault is found (and how), the settings parse, the index exists
-and is fresh against the files, the embedder loads and answers, and lists
-files that could not be indexed, and that every agent client mnemex was installed
+and is fresh against the files, every chunk text has a vector, the embedder loads and
+answers, that ``mnemex serve`` answers an agent client within its start-up limit, and
+lists files that could not be indexed, and that every agent client mnemex was installed
 into starts a working MCP server. :func:`diagnose_secrets` (``--secrets``) scans the
 vault and its git history for secrets. Each check is ``ok``, ``warn`` or ``fail``.
 """
@@ -15,11 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.brain import Brain
-from mnemex.clients import check_installed_clients
+from mnemex.clients import CODEX_STARTUP_TIMEOUT_SEC, check_installed_clients, server_command
 from mnemex.errors import MnemexError
 from mnemex.foundations import foundation_checks
 from mnemex.gitsync import sync_checks
 from mnemex.harvest.run import harvest_check
+
+#: Seconds a client waits for a stdio server's first answers by default (Codex: 10 s).
+SERVE_LIMIT = 10.0
+#: A server that has not answered after this long is broken, not slow: `mnemex install codex`
+#: asks Codex for this much.
+SERVE_GIVE_UP = float(CODEX_STARTUP_TIMEOUT_SEC)
 
 
 @dataclass
@@ -37,8 +44,9 @@ def diagnose(
 ) -> dict[str, Any]:
     """Run every check; never raises for a problem it can describe.
 
-    ``probe_clients`` starts the MCP server each installed client configuration
-    names and asks it for its tools (off: only check the paths exist).
+    ``probe_clients`` starts MCP servers and asks them for their tools: this vault's
+    (``mnemex serve``, timed against :data:`SERVE_LIMIT`) and the one each installed client
+    configuration names (off: no server is started, only the paths are checked).
     """
     checks: list[Check] = []
     vault = brain.vault
@@ -84,9 +92,9 @@ def diagnose(
                 f"last sync {stats['last_sync'] or 'never'}",
             )
         )
-    vectors = sum(stats["vectors"].values()) if stats["vectors"] else 0
-    if stats["chunks"] and vectors < stats["chunks"]:
-        checks.append(Check("vectors", "warn", f"{vectors} vectors for {stats['chunks']} chunks"))
+    missing = _chunks_without_vectors(brain, stats)
+    if missing:
+        checks.append(Check("vectors", "warn", missing))
     if load_embedder:
         try:
             started = time.perf_counter()
@@ -110,6 +118,8 @@ def diagnose(
                 )
         except MnemexError as exc:
             checks.append(Check("embedder", "fail", str(exc)))
+    if probe_clients:
+        checks.append(_serve_check(vault.root))
     checks += [Check(**c) for c in check_installed_clients(probe=probe_clients)]
     checks += [Check(**c) for c in sync_checks(vault)]  # conflict copies, private files tracked
     checks += [Check(**c) for c in foundation_checks(vault)]  # changed outside mnemex, unlisted
@@ -134,6 +144,43 @@ def diagnose(
         "counts": {k: stats[k] for k in ("notes", "chunks", "links", "unresolved_links", "tags")},
         "problems": [{"path": p, "reason": r} for p, r in problems],
     }
+
+
+def _chunks_without_vectors(brain: Brain, stats: dict[str, Any]) -> str | None:
+    """What the vectors lack, or None. Vectors are stored once per distinct chunk text, so
+    identical chunks (a repeated boilerplate paragraph) share one: compare texts, not rows."""
+    if not stats["chunks"]:
+        return None
+    embedder = stats["embedder"]
+    if not embedder:
+        vectors = sum(stats["vectors"].values()) if stats["vectors"] else 0
+        return None if vectors else f"no vectors for {stats['chunks']} chunks: run `mnemex index`"
+    missing = len(brain.backend.chunks_missing_vectors(embedder))
+    if not missing:
+        return None
+    return f"{missing} distinct chunk text(s) have no {embedder} vector: run `mnemex index`"
+
+
+def _serve_check(vault_root: Path) -> Check:
+    """Start ``mnemex serve`` for this vault as a client would and time its first answers."""
+    from mnemex.mcp.probe import ServerProbeFailed, probe_stdio_server
+
+    command = server_command(vault_root)
+    try:
+        found = probe_stdio_server(command.command, command.args, timeout=SERVE_GIVE_UP)
+    except ServerProbeFailed as exc:
+        return Check("serve", "fail", f"`mnemex serve` (stdio): {exc}")
+    detail = (
+        f"`mnemex serve` (stdio) answered initialize and tools/list ({found.tools} tools) "
+        f"in {found.seconds:.1f} s"
+    )
+    if found.seconds > SERVE_LIMIT:  # slow, not broken: clients with a longer limit still work
+        return Check(
+            "serve",
+            "warn",
+            f"{detail}, over the {SERVE_LIMIT:g} s a client such as Codex waits by default",
+        )
+    return Check("serve", "ok", f"{detail} (limit {SERVE_LIMIT:g} s)")
 
 
 def diagnose_secrets(vault_root: Path) -> dict[str, Any]:
@@ -167,4 +214,4 @@ def diagnose_secrets(vault_root: Path) -> dict[str, Any]:
     }
 
 
-__all__ = ["Check", "diagnose", "diagnose_secrets"]
+__all__ = ["SERVE_GIVE_UP", "SERVE_LIMIT", "Check", "diagnose", "diagnose_secrets"]

@@ -469,7 +469,8 @@ def index_rebuild(app: Context, allow_empty: bool, as_json: bool) -> None:
 @pass_app
 @handle_errors
 def doctor(app: Context, no_embedder: bool, secrets: bool, as_json: bool) -> None:
-    """Check the vault, the index's freshness, the embedder; list files not indexed."""
+    """Check the vault, the index's freshness, the embedder, that `mnemex serve` answers a
+    client within 10 s (and each installed client's server); list files not indexed."""
     from mnemex.doctor import diagnose, diagnose_secrets
 
     if secrets:

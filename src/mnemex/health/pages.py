@@ -143,7 +143,7 @@ def _drift(path: str, key: str, what: str) -> Issue:
         "index_drift",
         [path],
         f"{path} {what}",
-        suggestion="sync the index (`mnemex index sync`; fixing this issue does it)",
+        suggestion="sync the index (`mnemex index`; fixing this issue does it)",
         data={"state": key},
     )
 

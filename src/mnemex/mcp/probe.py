@@ -1,0 +1,87 @@
+"""Start a stdio MCP server the way an agent client does, and time its first answers.
+
+``mnemex doctor`` uses it: the SDK's own client launches the command, does the
+``initialize`` handshake and asks for ``tools/list``. Clients give a server a start-up
+limit (Codex: 10 s by default), so the time is worth reporting; it is a doctor check and
+not a test because it measures the machine as much as the code.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from mnemex.errors import MnemexError
+
+
+class ServerProbeFailed(MnemexError):
+    """The server did not start, or did not answer ``initialize`` and ``tools/list`` in time."""
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What the server answered: its name, how many tools, and seconds from launch to the list."""
+
+    server: str
+    tools: int
+    seconds: float
+
+
+def probe_stdio_server(command: str, args: Sequence[str], *, timeout: float = 30.0) -> ProbeResult:
+    """Launch ``command args`` and wait (at most ``timeout`` s) for initialize and tools/list.
+
+    The server gets this process's environment, as a client launching it from the same
+    shell would; its stderr is kept aside and its last line quoted when it fails.
+
+    Raises:
+        ServerProbeFailed: it could not be launched, exited, or did not answer in time.
+    """
+    with (
+        tempfile.TemporaryDirectory(prefix="mnemex-probe-") as folder,
+        open(Path(folder) / "stderr", "w+", encoding="utf-8") as errlog,
+    ):
+        params = StdioServerParameters(command=command, args=list(args), env=dict(os.environ))
+        try:
+            return anyio.run(_probe, params, timeout, errlog)
+        except TimeoutError:
+            raise ServerProbeFailed(
+                f"no answer to initialize and tools/list within {timeout:g} s{_last_line(errlog)}"
+            ) from None
+        except Exception as exc:  # the SDK wraps what went wrong in task groups
+            raise ServerProbeFailed(
+                f"the server did not start: {_first_cause(exc)}{_last_line(errlog)}"
+            ) from None
+
+
+async def _probe(params: StdioServerParameters, timeout: float, errlog: TextIO) -> ProbeResult:
+    started = time.perf_counter()
+    with anyio.fail_after(timeout):
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+            listed = await client.list_tools()
+            seconds = time.perf_counter() - started
+            info = client.server_info
+    return ProbeResult(info.name if info else "?", len(listed.tools), seconds)
+
+
+def _first_cause(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _last_line(errlog: TextIO) -> str:
+    errlog.seek(0)
+    lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+    return f" (its stderr: {lines[-1][:300]})" if lines else ""
+
+
+__all__ = ["ProbeResult", "ServerProbeFailed", "probe_stdio_server"]

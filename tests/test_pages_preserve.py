@@ -141,3 +141,10 @@ def test_a_move_repoints_links_in_a_crlf_bom_note_without_touching_other_bytes(
             "\ufeff# Host\r\nSee [[Equations|formulas]] and [the list](maths/Equations.md).\r\nEnd."
         ).encode()
     )
+
+
+def test_an_append_leaves_broken_frontmatter_as_it_is(brain: Brain) -> None:
+    # broken YAML is reported by health, never repaired, and never dropped by a write
+    path = put(brain, "notes/a.md", b"---\ntitle: [unclosed\n---\nFirst.\n")
+    append_to_page(brain, "notes/a", "Second.")
+    assert path.read_bytes() == b"---\ntitle: [unclosed\n---\nFirst.\nSecond.\n"

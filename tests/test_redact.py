@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -196,24 +195,21 @@ def test_redact_never_raises_on_odd_input(bad: str) -> None:
     assert isinstance(out, str)
 
 
-def test_a_megabyte_of_ordinary_text_redacts_in_well_under_a_second() -> None:
+# Their speed is measured by bench/bench_redact.py, not asserted here: a loaded machine is
+# no bug. What a test can hold is the outcome on inputs of that size.
+def test_a_megabyte_of_ordinary_text_comes_back_unchanged_with_no_findings() -> None:
     chunk = "\n".join(ORDINARY[:-1]) + "\n"
     text = chunk * (1_000_000 // len(chunk) + 1)
-    started = time.perf_counter()
     out, findings = redact(text)
-    elapsed = time.perf_counter() - started
     assert out == text and findings == []
-    assert elapsed < 1.0, elapsed
 
 
-def test_text_dense_with_secrets_is_still_fast() -> None:
-    text = (
-        "https://ada:F4keP4ss@git.example.org/ ghp_F4keGitHubT0ken0123456789abcdefghij\n" * 12_000
-    )
-    started = time.perf_counter()
-    out, findings = redact(text)
-    assert time.perf_counter() - started < 3.0
+def test_text_dense_with_secrets_has_every_secret_found_and_none_left() -> None:
+    line = "https://ada:F4keP4ss@git.example.org/ ghp_F4keGitHubT0ken0123456789abcdefghij\n"
+    out, findings = redact(line * 12_000)
     assert len(findings) == 24_000 and "F4ke" not in out
+    assert {f.kind for f in findings} == {"password", "github-token"}
+    assert out == redact(line)[0] * 12_000  # each line redacted alike, wherever it is
 
 
 # -- the vault and its history ---------------------------------------------------

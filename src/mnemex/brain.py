@@ -1,9 +1,8 @@
 """A :class:`Brain` is a vault, its index and its embedder, opened together.
 
 It is cheap to open: the index file is opened, the embedding model is loaded
-only when something needs a vector (a search, or new chunks to embed). The CLI,
-the MCP server and the web page each hold one and call the capability
-functions with it.
+only when something needs a vector (a search, or new chunks to embed). The CLI
+and the MCP server each hold one and call the capability functions with it.
 """
 
 from __future__ import annotations

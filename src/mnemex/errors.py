@@ -18,7 +18,7 @@
     │   └── ModelOutputError    the answer is not usable (bad JSON body, invalid structured output)
     └── CostConfirmationRequired  a run's estimated cost needs an explicit yes
 
-Interfaces (CLI, MCP, web) catch :class:`MnemexError` and show its message;
+Interfaces (the CLI, the MCP server) catch :class:`MnemexError` and show its message;
 anything else is a bug and keeps its traceback.
 """
 

@@ -1,9 +1,9 @@
 """What an interface may serve: private domains and projects stay on the machine.
 
 Private names come from ``[vault] private`` in ``mnemex.toml`` (``private``
-always is). An interface that serves the brain to agents (the MCP server, a web
-page) hides them unless it was started with them named, and refuses a request
-that names one.
+always is). An interface that serves the brain to agents (the MCP server, over
+stdio or HTTP) hides them unless it was started with them named, and refuses a
+request that names one.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Search and read as served to an agent: bounded, sanitised, private names hidden, framed as data.
 
-What the vault says is information, never instructions (DESIGN.md principle 3):
-served text is cleaned by its kind (vault format §13: state and memories get
-strip, escape and defang; knowledge and the user's notes strip and escape;
-foundations keep their bytes) and every answer says which fields are vault data.
+What the vault says is information, never instructions: served text is cleaned by
+its kind (vault format §13: state and memories get strip, escape and defang;
+knowledge and the user's notes strip and escape; foundations keep their bytes) and
+every answer says which fields are vault data.
 """
 
 from __future__ import annotations

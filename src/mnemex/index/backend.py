@@ -2,8 +2,10 @@
 
 The index is derived from the vault and can always be rebuilt, so backends
 keep no migrations: a schema change bumps :data:`SCHEMA_VERSION` and the index
-is rebuilt. SQLite is the embedded default; PostgreSQL (pgvector + tsvector)
-implements the same :class:`IndexBackend` and runs the same tests.
+is rebuilt. SQLite (FTS5 for keywords, vectors in a table beside it) is the only
+backend today; the rest of mnemex reaches the index through :class:`IndexBackend`
+alone, so that another one (a PostgreSQL backend is planned, not written) could be
+added behind it and run the same tests.
 """
 
 from __future__ import annotations

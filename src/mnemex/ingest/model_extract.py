@@ -14,7 +14,7 @@ with the problem fed back, and when a batch still fails (or the provider stays
 rate-limited) that batch's facts come from the offline extractor instead, with a
 warning; when the outline fails the whole source is extracted offline. The result is
 always one complete :class:`Extraction`, never half of one. Everything the model writes
-is stripped and escaped like any other ingested text (DESIGN.md principle 3).
+is stripped and escaped like any other ingested text (vault format §13).
 """
 
 from __future__ import annotations

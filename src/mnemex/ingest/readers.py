@@ -1,6 +1,6 @@
 """Reading sources into :class:`~mnemex.ingest.model.SourceDoc`: markdown, text, HTML, PDF.
 
-Every reader ends in the same cleaning (DESIGN.md principle 3): control and invisible
+Every reader ends in the same cleaning (vault format §13): control and invisible
 characters are stripped and impersonation markers escaped, but URLs are *not*
 defanged, because in a source they are references the wiki should keep.
 

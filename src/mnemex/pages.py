@@ -75,7 +75,7 @@ class PageExists(WriteConflict):
 
 @dataclass
 class PageChange:
-    """What a page operation did: the six counts, the files, the commit."""
+    """What a page operation did: the counts, the files, the commit."""
 
     operation: str
     report: Report = field(default_factory=Report)

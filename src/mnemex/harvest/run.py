@@ -35,7 +35,7 @@ from mnemex.harvest.digest import EXTRACTOR, clean, digest_id, extract
 from mnemex.harvest.model import Session
 from mnemex.harvest.model_digest import ModelDigester
 from mnemex.harvest.readers import load_reader, reader_names
-from mnemex.history import commit_change, recording
+from mnemex.history import commit_change, recording, take_recovered
 from mnemex.machine import machine_name
 from mnemex.models import ModelClient
 from mnemex.report import Report
@@ -337,7 +337,7 @@ def failures_recorded(vault: Vault, *, interval: float | None = None) -> Iterato
 
 @dataclass
 class HarvestReport(Report):
-    """The six counts of the digests, plus ``archived``: transcripts archived (written) now."""
+    """The counts of the digests, plus ``archived``: transcripts archived (written) now."""
 
     archived: int = 0
 
@@ -596,6 +596,8 @@ def _harvest_sessions(
     run = _Harvest(vault, when, options, keeper, digester)
     try:
         with recording(vault):
+            for message in take_recovered(vault):  # what an interrupted run left, now committed
+                run.report.warn(".mnemex/intents", message)
             for harness, roots in wanted.items():
                 reader = load_reader(harness)
                 for root in roots:

@@ -283,7 +283,7 @@ def fix_issue(
     """Preview a fix of ``issue_id`` (no ``plan_id``) or apply the previewed one.
 
     Returns the plan (``plan_id``, files, diff, links, deletions) or what was done
-    (the six counts, the commit).
+    (the counts, with removed files as ``deleted``; the commit).
 
     Raises:
         VaultError: not an id, no automatic fix for this kind, or a fix that looks like loss.

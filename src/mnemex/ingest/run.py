@@ -103,7 +103,7 @@ def plan_docs(
 
 
 def run(brain: Brain, plan: IngestPlan, apply: bool, diffs: bool = True) -> dict[str, Any]:
-    """Preview ``plan`` or apply it; the result carries the six counts under ``report``."""
+    """Preview ``plan`` or apply it; the result carries the counts under ``report``."""
     if not apply:
         out = plan.to_dict(diffs=diffs)
         out["applied"] = False

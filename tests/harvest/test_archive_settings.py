@@ -333,7 +333,7 @@ def test_the_cli_json_has_the_counts_the_reasons_and_archived(vault: Vault, tmp_
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    counts = {"created", "updated", "unchanged", "skipped", "refused", "failed"}
+    counts = {"created", "updated", "deleted", "unchanged", "skipped", "refused", "failed"}
     assert set(data) == counts | {"problems", "warnings", "archived"}
     assert (data["created"], data["skipped"], data["archived"]) == (1, 1, 1)
     [skip] = data["problems"]["skipped"]

@@ -39,10 +39,8 @@ def stdio(root: Path, *args: str) -> StdioServerParameters:
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_a_client_over_stdio_lists_tools_searches_and_writes(root: Path, mode: str) -> None:
     async def go() -> dict[str, Any]:
-        started = time.perf_counter()
         async with Client(stdio(root), mode=mode) as client:
             tools = [t.name for t in (await client.list_tools()).tools]
-            first_answer = time.perf_counter() - started
             hits = ok(await client.call_tool("search", {"query": "deploy tuesdays"}))
             made = ok(
                 await client.call_tool(
@@ -50,11 +48,10 @@ def test_a_client_over_stdio_lists_tools_searches_and_writes(root: Path, mode: s
                 )
             )
             found = ok(await client.call_tool("search", {"query": "fresh"}))
-            return {"tools": tools, "t": first_answer, "hits": hits, "made": made, "found": found}
+            return {"tools": tools, "hits": hits, "made": made, "found": found}
 
     out = anyio.run(go)
     assert "write_page" in out["tools"] and "search" in out["tools"]
-    assert out["t"] < 10  # Codex's default start-up limit; measured ~1 s (see the report)
     assert out["hits"]["hits"][0]["path"] == "notes/deploy.md"
     assert out["made"]["commit"]["committed"] is True
     assert out["found"]["hits"][0]["path"] == "notes/new.md"

@@ -72,15 +72,15 @@ def test_codex_gets_a_marked_toml_table_with_a_startup_timeout(
     config = tmp_path / "config.toml"
     original = '# my settings\nmodel = "o4"\n\n[mcp_servers.other]\ncommand = "x"\n'
     config.write_text(original, encoding="utf-8")
-    install_client("codex", vault_dir, config=config, read_only=True)
+    install_client("codex", vault_dir, config=config, tools="read")
     text = config.read_text(encoding="utf-8")
     assert text.startswith(original)
     data = tomllib.loads(text)
     assert data["model"] == "o4" and "other" in data["mcp_servers"]
     entry = data["mcp_servers"]["mnemex"]
     assert entry["startup_timeout_sec"] == CODEX_STARTUP_TIMEOUT_SEC
-    assert entry["args"][-2:] == ["serve", "--read-only"]
-    assert install_client("codex", vault_dir, config=config, read_only=True).outcome == "unchanged"
+    assert entry["args"][-3:] == ["serve", "--tools", "read"]
+    assert install_client("codex", vault_dir, config=config, tools="read").outcome == "unchanged"
     assert install_client("codex", vault_dir, config=config).outcome == "updated"
     uninstall_client("codex", config=config)
     assert config.read_text(encoding="utf-8") == original

@@ -52,6 +52,8 @@ SCOPES = {
     "codex": ("user", "project"),
 }
 SERVER_NAME = "mnemex"
+#: The tool profiles of ``mnemex serve --tools``.
+TOOL_PROFILES = ("all", "read")
 #: Codex gives a server 10 s to start by default; a cold start (imports, first index
 #: open) on a slow disk can come close, so the entry asks for more.
 CODEX_STARTUP_TIMEOUT_SEC = 30
@@ -68,13 +70,18 @@ class ServerCommand:
 
 
 def server_command(
-    vault: Path, read_only: bool = False, include_private: tuple[str, ...] = ()
+    vault: Path, tools: str = "all", include_private: tuple[str, ...] = ()
 ) -> ServerCommand:
-    """The command for this installation: the ``mnemex`` script beside this Python, or ``-m``."""
+    """The command for this installation: the ``mnemex`` script beside this Python, or ``-m``.
+
+    ``tools`` is the served profile (``all`` or ``read``); the default adds no option.
+    """
+    if tools not in TOOL_PROFILES:
+        raise ConfigError(f"unknown tool profile {tools!r}; choose {' or '.join(TOOL_PROFILES)}")
     script = Path(sys.executable).parent / ("mnemex.exe" if os.name == "nt" else "mnemex")
     tail = ["--vault", str(vault.expanduser().resolve()), "serve"]
-    if read_only:
-        tail.append("--read-only")
+    if tools != "all":
+        tail += ["--tools", tools]
     for name in include_private:
         tail += ["--include-private", name]
     if script.is_file():
@@ -359,17 +366,19 @@ def install_client(
     scope: str | None = None,
     config: Path | None = None,
     dry_run: bool = False,
-    read_only: bool = False,
+    tools: str = "all",
     include_private: tuple[str, ...] = (),
     cwd: Path | None = None,
 ) -> ConfigChange:
     """Add (or update) the ``mnemex`` server entry in ``client``'s configuration.
 
+    ``tools`` is the tool profile the entry starts the server with (``all`` or ``read``).
+
     Raises:
         ConfigError: unknown client or scope, or a file that cannot be read or parsed.
     """
     t = target(client, scope, config, cwd)
-    entry = server_entry(client, server_command(vault, read_only, include_private))
+    entry = server_entry(client, server_command(vault, tools, include_private))
     current = _read(t.path)
     new = _installed_text(t, current, entry)
     if current == new:
@@ -563,6 +572,7 @@ __all__ = [
     "CODEX_STARTUP_TIMEOUT_SEC",
     "SCOPES",
     "SERVER_NAME",
+    "TOOL_PROFILES",
     "ConfigChange",
     "ServerCommand",
     "Target",

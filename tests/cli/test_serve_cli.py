@@ -44,3 +44,22 @@ def test_doctor_reports_an_installed_client_whose_vault_is_gone(
     )
     client = [c for c in data["checks"] if c["name"].startswith("client claude-code")]
     assert client and client[0]["status"] == "fail"
+
+
+def test_install_with_tools_read_registers_a_server_serving_the_read_profile(
+    vault_dir: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "cursor.json"
+    run("--vault", str(vault_dir), "install", "cursor", "--config", str(config), "--tools", "read")
+    entry = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]["mnemex"]
+    assert entry["args"][-3:] == ["serve", "--tools", "read"]
+    again = run(
+        "--vault", str(vault_dir), "install", "cursor", "--config", str(config), "--read-only"
+    )
+    assert again.stdout.startswith("unchanged")  # --read-only is the same profile
+
+
+def test_serve_refuses_read_only_together_with_all_tools(vault_dir: Path) -> None:
+    done = run("--vault", str(vault_dir), "serve", "--read-only", "--tools", "all", ok=False)
+    assert done.returncode == 1
+    assert "--read-only is --tools read" in done.stderr

@@ -19,6 +19,7 @@ from conftest import write
 from mnemex.brain import Brain
 from mnemex.config import settings_template
 from mnemex.embed.hashing import HashingEmbedder
+from mnemex.mcp.registry import Profile
 from mnemex.mcp.server import build_server
 from mnemex.mcp.state import ServeOptions, ServerState
 from mnemex.vault import Vault, init_vault
@@ -75,9 +76,9 @@ def state_for(root: Path, **options: Any) -> ServerState:
 
 
 def run_with_client(
-    state: ServerState, body: Callable[[Client], Awaitable[T]], read_only: bool | None = None
+    state: ServerState, body: Callable[[Client], Awaitable[T]], profile: Profile | None = None
 ) -> T:
-    server = build_server(state, read_only=read_only)
+    server = build_server(state, profile=profile)
 
     async def go() -> T:
         async with Client(server) as client:

@@ -191,16 +191,18 @@ def test_ingesting_into_a_private_domain_is_refused_unless_served(root: Path) ->
     assert "private" in message
 
 
-def test_the_writing_tools_are_absent_from_a_read_only_server(root: Path) -> None:
+def test_the_ingest_tools_are_served_with_all_tools_and_absent_from_the_read_profile(
+    root: Path,
+) -> None:
     from mcp_support import run_with_client
 
     async def names(client: object) -> set[str]:
         listed = await client.list_tools()  # type: ignore[attr-defined]
         return {t.name for t in listed.tools}
 
-    served = run_with_client(state_for(root), names, read_only=True)
-    assert "get_source" in served and "get_summary" in served
-    assert "ingest_text" not in served and "ingest_file" not in served
+    ingest = {"get_source", "get_summary", "ingest_text", "ingest_file"}
+    assert ingest <= run_with_client(state_for(root), names)
+    assert not ingest & run_with_client(state_for(root), names, profile="read")
 
 
 def test_get_source_serves_the_extracted_text_of_an_html_original(root: Path) -> None:

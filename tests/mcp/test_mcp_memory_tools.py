@@ -86,7 +86,7 @@ def test_forget_memory_is_destructive_and_refuses_bad_arguments(state: ServerSta
         return (await client.list_tools()).tools
 
     tools = {t.name: t for t in run_with_client(state, body)}
-    assert tools["forget_memory"].annotations.destructive_hint is True
+    assert tools["forget_memory"].annotations is None  # the defaults: it writes and destroys
     assert tools["search_memories"].annotations.read_only_hint is True
     assert "not a memory" in error(call(state, "forget_memory", path="notes/deploy.md"))
     assert "no memory of session" in error(call(state, "forget_memory", session="nope"))

@@ -121,10 +121,10 @@ def test_project_names_with_dots_or_slashes_are_refused(state: ServerState) -> N
         assert error(call(state, "save_handoff", project=name, headline="h", create=True))
 
 
-def test_a_read_only_server_has_the_state_reads_but_not_the_saves(tmp_path: Path) -> None:
-    state = state_for(make_vault(tmp_path / "ro"), read_only=True)
+def test_the_read_profile_has_get_context_but_not_the_saves(tmp_path: Path) -> None:
+    state = state_for(make_vault(tmp_path / "ro"), tools="read")
     assert error(call(state, "save_handoff", project="p", headline="h", create=True))
-    assert ok(call(state, "list_projects"))["projects"] == []
+    assert ok(call(state, "get_context", project="p"))["known"] is False
 
 
 def test_get_context_keeps_within_its_budget_and_refuses_one_too_small(state: ServerState) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from mcp_support import call, error, make_vault, ok, run_with_client, state_for
 
 from conftest import write
 from mnemex.budget import json_tokens
-from mnemex.mcp.registry import registry
+from mnemex.mcp.registry import Profile, registry
 from mnemex.mcp.state import ServerState
 
 READ_TOOLS = {
@@ -47,6 +48,18 @@ READ_TOOLS |= {"get_source", "get_summary"}  # ingest
 WRITE_TOOLS |= {"ingest_text", "ingest_file"}
 READ_TOOLS |= {"scan_health"}  # health
 WRITE_TOOLS |= {"fix_health_issue", "dismiss_health_issue"}
+#: The read profile (`serve --tools read`): what an agent needs to read, in a short list.
+READ_PROFILE = {
+    "list_domains",
+    "search",
+    "read_page",
+    "get_index",
+    "recent",
+    "get_backlinks",
+    "search_memories",
+    "get_digest",
+    "get_context",
+}
 
 
 @pytest.fixture
@@ -59,11 +72,11 @@ def state(root: Path) -> ServerState:
     return state_for(root, cwd=root)
 
 
-def listed(state: ServerState, read_only: bool | None = None) -> dict[str, Any]:
+def listed(state: ServerState, profile: Profile | None = None) -> dict[str, Any]:
     async def body(client: Client) -> dict[str, Any]:
         return {t.name: t for t in (await client.list_tools()).tools}
 
-    return run_with_client(state, body, read_only=read_only)
+    return run_with_client(state, body, profile=profile)
 
 
 def test_the_server_lists_every_tool_with_a_description_schema_and_annotations(
@@ -74,16 +87,20 @@ def test_the_server_lists_every_tool_with_a_description_schema_and_annotations(
     for name, tool in tools.items():
         assert tool.description and "Example:" in tool.description, name
         assert tool.input_schema["type"] == "object"
-        assert tool.annotations.read_only_hint is (name in READ_TOOLS), name
-    assert tools["delete_page"].annotations.destructive_hint is True
+        read_only = tool.annotations is not None and tool.annotations.read_only_hint is True
+        assert read_only is (name in READ_TOOLS), name
+    # hints equal to the protocol's defaults (writes, destroys) are not sent
+    assert tools["delete_page"].annotations is None
     assert tools["append_to_page"].annotations.destructive_hint is False
     assert "ctx" not in tools["search"].input_schema["properties"]
 
 
-def test_a_read_only_server_serves_no_write_tools(root: Path) -> None:
-    tools = listed(state_for(root, read_only=True))
-    assert set(tools) == READ_TOOLS
-    assert error(call(state_for(root, read_only=True), "write_page", path="notes/x", content="x"))
+def test_the_read_profile_serves_the_read_essentials_and_no_write_tool(root: Path) -> None:
+    tools = listed(state_for(root, tools="read"))
+    assert set(tools) == READ_PROFILE and READ_PROFILE <= READ_TOOLS
+    assert error(call(state_for(root, tools="read"), "write_page", path="notes/x", content="x"))
+    assert set(listed(state_for(root), profile="read")) == READ_PROFILE
+    assert {s.name for s in registry.specs("read")} == READ_PROFILE
 
 
 def test_list_domains_counts_notes_and_hides_private_names(state: ServerState) -> None:
@@ -232,6 +249,23 @@ def test_write_then_read_then_replace_with_the_hash(root: Path, state: ServerSta
     assert hits[0]["path"] == "wiki/general/entities/ada.md"  # the index saw the write
 
 
+def test_read_page_finds_a_path_in_another_normalisation_or_with_leading_spaces(
+    root: Path, state: ServerState
+) -> None:
+    write(root, unicodedata.normalize("NFC", "notes/Crème.md"), "# Crème\nbrûlée\n")
+    write(root, " Inbox/ note.md", "# Spaced\nspaced out\n")
+    page = ok(call(state, "read_page", path=unicodedata.normalize("NFD", "notes/Crème")))
+    assert page["path"] == unicodedata.normalize("NFC", "notes/Crème.md")
+    assert "brûlée" in page["content"]
+    assert "spaced out" in ok(call(state, "read_page", path=" Inbox/ note.md"))["content"]
+
+
+def test_write_page_refuses_obsidians_folder_and_says_why(root: Path, state: ServerState) -> None:
+    refused = error(call(state, "write_page", path=".obsidian/snippets/x", content="# X\n"))
+    assert "'.obsidian' starts with '.'" in refused and "another tool" in refused
+    assert not (root / ".obsidian/snippets/x.md").exists()
+
+
 def test_append_move_and_delete_through_the_tools(root: Path, state: ServerState) -> None:
     ok(call(state, "append_to_page", path="notes/database", content="- replicas: 2", section="Ops"))
     assert (
@@ -287,13 +321,21 @@ def test_remember_writes_a_memory_of_the_working_directorys_project(
         ("read_page", {"path": "/etc/passwd"}, "absolute paths are refused"),
         ("read_page", {"path": ".mnemex/index"}, "never served"),
         ("read_page", {"path": "notes/deploy", "section": "Nope"}, "no section 'Nope'"),
-        ("read_page", {"path": 42}, "valid string"),
-        ("read_page", {}, "Field required"),
+        ("read_page", {"path": 42}, "path must be a string of 1 to 1,000 characters"),
+        ("read_page", {}, "path is required: it must be a string"),
         ("write_page", {"path": "../x", "content": "x"}, "'..' is refused"),
         ("write_page", {"path": "state/p/brief", "content": "x"}, "written only by its own tools"),
         ("write_page", {"path": "memories/p/x", "content": "x"}, "written only by its own tools"),
-        ("write_page", {"path": "notes/x", "content": "x" * 200_001}, "at most 200000 characters"),
-        ("write_page", {"path": "notes/x", "content": "x", "expected_hash": "abc"}, "should match"),
+        (
+            "write_page",
+            {"path": "notes/x", "content": "x" * 200_001},
+            "content must be a string of at most 200,000 characters",
+        ),
+        (
+            "write_page",
+            {"path": "notes/x", "content": "x", "expected_hash": "abc"},
+            "expected_hash must be a string matching ^[0-9a-f]{64}$",
+        ),
         ("write_page", {"path": "wiki/private/entities/x", "content": "x"}, "private"),
         ("append_to_page", {"path": "notes/none", "content": "x"}, "create it with write_page"),
         ("move_page", {"path": "notes/deploy", "new_path": "notes/database"}, "already exists"),
@@ -303,16 +345,16 @@ def test_remember_writes_a_memory_of_the_working_directorys_project(
             "written only by its own tools",
         ),
         ("delete_page", {"path": "notes/nothing"}, "no such page"),
-        ("search", {"query": ""}, "at least 1 character"),
-        ("search", {"query": "x", "k": 0}, "greater than or equal to 1"),
-        ("search", {"query": "x", "kind": ["nonsense"]}, "Input should be"),
-        ("search", {"query": "x", "max_tokens": 10**6}, "less than or equal to 20000"),
+        ("search", {"query": ""}, "query must be a string of 1 to 2,000 characters"),
+        ("search", {"query": "x", "k": 0}, "k must be an integer between 1 and 50"),
+        ("search", {"query": "x", "kind": ["nonsense"]}, 'kind[0] must be one of "knowledge", '),
+        ("search", {"query": "x", "max_tokens": 10**6}, "max_tokens must be an integer between 50"),
         ("search", {"query": "x", "since": "whenever"}, "is not a date"),
-        ("get_connected_nodes", {"path": "notes/deploy", "depth": 9}, "less than or equal to 3"),
+        ("get_connected_nodes", {"path": "notes/deploy", "depth": 9}, "between 1 and 3"),
         ("get_backlinks", {"path": "notes/nothing"}, "no such note"),
-        ("remember", {"text": ""}, "at least 1 character"),
-        ("remember", {"text": "x", "project": "Not A Slug"}, "should match pattern"),
-        ("remember", {"text": "x", "importance": 3}, "less than or equal to 1"),
+        ("remember", {"text": ""}, "text must be a string of 1 to 20,000 characters"),
+        ("remember", {"text": "x", "project": "Not A Slug"}, "matching ^[a-z0-9][a-z0-9-]*$"),
+        ("remember", {"text": "x", "importance": 3}, "importance must be a number between 0 and 1"),
     ],
 )
 def test_bad_arguments_get_a_precise_tool_error(

@@ -57,12 +57,14 @@ def test_a_client_over_stdio_lists_tools_searches_and_writes(root: Path, mode: s
     assert out["found"]["hits"][0]["path"] == "notes/new.md"
 
 
-def test_a_read_only_server_over_stdio_has_no_write_tools(root: Path) -> None:
+@pytest.mark.parametrize("flag", [["--tools", "read"], ["--read-only"]])
+def test_the_read_profile_over_stdio_has_no_write_tools(root: Path, flag: list[str]) -> None:
     async def go() -> list[str]:
-        async with Client(stdio(root, "--read-only")) as client:
+        async with Client(stdio(root, *flag)) as client:
             return [t.name for t in (await client.list_tools()).tools]
 
-    assert "write_page" not in anyio.run(go)
+    tools = anyio.run(go)
+    assert "search" in tools and "write_page" not in tools
 
 
 def test_the_http_token_is_made_once_and_readable_by_its_owner_only(root: Path) -> None:

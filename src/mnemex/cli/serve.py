@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -17,6 +18,19 @@ from mnemex.config import SETTINGS_FILE, resolve_vault
 from mnemex.errors import ConfigError
 
 _SCOPES = click.Choice(["user", "local", "project"])
+_PROFILES = click.Choice(["all", "read"])
+_TOOLS_HELP = (
+    "Which tools to serve: all, or read (the few an agent needs to read; "
+    "a much shorter tool list). See docs/mcp-tools.md."
+)
+
+
+def _profile(tools: str | None, read_only: bool) -> Literal["all", "read"]:
+    if read_only and tools not in (None, "read"):
+        raise ConfigError(f"--read-only is --tools read; it cannot go with --tools {tools}")
+    return "read" if read_only or tools == "read" else "all"
+
+
 _CONFIG_HELP = (
     "Use this configuration file instead of the client's own "
     "(or set MNEMEX_<CLIENT>_CONFIG, e.g. MNEMEX_CODEX_CONFIG)."
@@ -34,7 +48,8 @@ _CONFIG_HELP = (
     is_flag=True,
     help="Allow --host to be an address other than this machine's loopback.",
 )
-@click.option("--read-only", is_flag=True, help="Serve no write tools.")
+@click.option("--tools", type=_PROFILES, help=_TOOLS_HELP + "  [default: all]")
+@click.option("--read-only", is_flag=True, help="The same as --tools read.")
 @click.option(
     "--include-private",
     "include_private",
@@ -58,6 +73,7 @@ def serve(
     host: str,
     port: int,
     allow_remote: bool,
+    tools: str | None,
     read_only: bool,
     include_private: tuple[str, ...],
     refresh: float,
@@ -71,7 +87,7 @@ def serve(
     from mnemex.mcp.state import ServeOptions, ServerState
 
     options = ServeOptions(
-        read_only=read_only,
+        tools=_profile(tools, read_only),
         include_private=include_private,
         refresh_seconds=refresh,
         cwd=Path.cwd(),
@@ -130,7 +146,8 @@ def _print_change(change: ConfigChange, verb: str) -> None:
 @click.option("--scope", type=_SCOPES, help="Where to register it (default: user, every project).")
 @click.option("--config", type=click.Path(dir_okay=False, path_type=Path), help=_CONFIG_HELP)
 @click.option("--dry-run", is_flag=True, help="Show the change without writing anything.")
-@click.option("--read-only", is_flag=True, help="Register a server with no write tools.")
+@click.option("--tools", type=_PROFILES, help=_TOOLS_HELP + "  [default: all]")
+@click.option("--read-only", is_flag=True, help="The same as --tools read.")
 @click.option(
     "--include-private",
     "include_private",
@@ -152,6 +169,7 @@ def install(
     scope: str | None,
     config: Path | None,
     dry_run: bool,
+    tools: str | None,
     read_only: bool,
     include_private: tuple[str, ...],
     hooks: bool,
@@ -161,7 +179,9 @@ def install(
 
     Writes one entry named "mnemex" (the absolute path of this mnemex and the
     vault) into the client's configuration, backing the file up first; running
-    it again changes nothing. Codex gets a longer startup timeout. With --hooks
+    it again changes nothing. Codex gets a longer startup timeout. --tools read
+    registers a server with only the read tools (a much shorter tool list for
+    the agent to carry). With --hooks
     (claude-code), Claude Code also starts each session with the project's context
     and is reminded to save a handoff before it stops.
     """
@@ -175,7 +195,7 @@ def install(
         scope=scope,
         config=config,
         dry_run=dry_run,
-        read_only=read_only,
+        tools=_profile(tools, read_only),
         include_private=include_private,
     )
     if not hooks:

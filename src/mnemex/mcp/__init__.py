@@ -8,17 +8,19 @@ Later capabilities add tools the same way the built-ins do::
 
     from mnemex.mcp.registry import Ctx, state_of, tool
 
-    @tool(title="Save handoff", writes=True)
+    @tool(title="Save handoff", writes=True)  # read=True: also in the read profile
     def save_handoff(headline: str, ctx: Ctx) -> dict[str, Any]:
         \"\"\"What it does, when to use it instead of its neighbour, one example.\"\"\"
         return core_function(state_of(ctx).brain, headline)
 """
 
-from mnemex.mcp.registry import Ctx, ToolRegistry, ToolSpec, registry, state_of, tool
-from mnemex.mcp.state import ServeOptions, ServerState
+from mnemex.mcp.registry import PROFILES, Ctx, ToolRegistry, ToolSpec, registry, state_of, tool
+from mnemex.mcp.state import Profile, ServeOptions, ServerState
 
 __all__ = [
+    "PROFILES",
     "Ctx",
+    "Profile",
     "ServeOptions",
     "ServerState",
     "ToolRegistry",

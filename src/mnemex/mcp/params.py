@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from mnemex.mcp.arguments import UNLISTED
 from mnemex.mcp.state import MAX_TOKENS_CEILING
 from mnemex.pages import MAX_PAGE_CHARS
 
@@ -14,15 +15,14 @@ PagePath = Annotated[
     Field(
         min_length=1,
         max_length=1000,
-        description="Vault-relative path of the page; .md is optional "
-        "(e.g. wiki/general/entities/ada-lovelace).",
+        description="Page path (.md optional).",
     ),
 ]
 Content = Annotated[
     str,
     Field(
         max_length=MAX_PAGE_CHARS,
-        description="Markdown text. May start with YAML frontmatter between --- lines.",
+        description="Markdown, optionally with YAML frontmatter.",
     ),
 ]
 Query = Annotated[
@@ -30,19 +30,21 @@ Query = Annotated[
     Field(
         min_length=1,
         max_length=2000,
-        description="A question or keywords in plain language.",
+        description="A question or keywords.",
     ),
 ]
 PlanId = Annotated[
     str | None,
     Field(
         max_length=64,
-        description="Leave empty to get the plan; pass the plan_id it returned to apply it.",
+        description="Omit for a plan; then pass its plan_id.",
     ),
 ]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9-]*$")]
 Kind = Literal["knowledge", "notes", "memories", "state", "foundations", "facts", "health"]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="Skip this many items (paging).")]
+Offset = Annotated[
+    int, Field(ge=0, description="Items to skip.", json_schema_extra={UNLISTED: ["minimum"]})
+]
 
 
 MaxTokens = Annotated[
@@ -50,8 +52,9 @@ MaxTokens = Annotated[
     Field(
         ge=50,
         le=MAX_TOKENS_CEILING,
-        description="Budget for the whole answer, in tokens; what does not fit is left out "
-        "and the answer says how to get it.",
+        description="Token budget.",
+        # A guard, not advice: the range is enforced and explained when crossed.
+        json_schema_extra={UNLISTED: ["minimum", "maximum"]},
     ),
 ]
 

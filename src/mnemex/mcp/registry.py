@@ -4,8 +4,15 @@ A tool is a typed function: its docstring is the description the model reads
 (what it does, when to use it instead of its neighbour, one example), its type
 hints the input schema, ``Annotated[..., Field(...)]`` the constraints. It takes
 ``ctx: Ctx`` for the server's state and returns a JSON-able dict. Registering it
-with :func:`tool` says whether it writes, and whether it destroys; a read-only
-server (``mnemex serve --read-only``) simply never installs the writing ones.
+with :func:`tool` says whether it writes, whether it destroys, and whether it is
+one of the few an agent needs to read (``read=True``): the read profile
+(``mnemex serve --tools read``) installs only those, so that its tool list stays
+cheap (see :mod:`mnemex.mcp.budget`).
+
+Every session pays for every tool's description and arguments, so a description
+is the essentials: what it does, when to use it instead of its neighbour, one
+short example. An argument's description says what the value is; its type, range
+and default are in the schema already.
 
 A library error (:class:`~mnemex.errors.MnemexError`) is something the model
 can fix, so it becomes a tool error carrying its message; anything else is a
@@ -25,10 +32,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from mnemex.errors import MnemexError
-from mnemex.mcp.state import ServerState
+from mnemex.mcp.state import Profile, ServerState
 
 #: The context parameter every tool takes: ``ctx: Ctx``.
 Ctx = Context[ServerState, Any]
+PROFILES: tuple[Profile, ...] = ("all", "read")
 F = TypeVar("F", bound=Callable[..., dict[str, Any]])
 
 
@@ -50,20 +58,31 @@ class ToolSpec:
     writes: bool
     destructive: bool
     idempotent: bool
+    read: bool = False
 
     @property
     def description(self) -> str:
-        return inspect.cleandoc(self.func.__doc__ or "")
+        """The docstring with its paragraphs unwrapped (a line break costs a model tokens)."""
+        paragraphs = inspect.cleandoc(self.func.__doc__ or "").split("\n\n")
+        return "\n".join(" ".join(p.split()) for p in paragraphs)
 
     @property
     def annotations(self) -> ToolAnnotations:
+        """The hints a client acts on (asking before a write), where they differ from the
+        protocol's defaults.
+
+        Every session pays for the list, so it carries only these: the title (a label
+        for people; clients fall back to the name), idempotence (it guides retries) and
+        the closed world (the default, open, only makes a client more careful) are
+        left out. The generated docs still show them.
+        """
         return ToolAnnotations(
-            title=self.title,
-            read_only_hint=not self.writes,
-            destructive_hint=self.destructive if self.writes else None,
-            idempotent_hint=self.idempotent,
-            open_world_hint=False,
+            read_only_hint=True if not self.writes else None,
+            destructive_hint=False if self.writes and not self.destructive else None,
         )
+
+    def serves(self, profile: Profile) -> bool:
+        return profile == "all" or self.read
 
 
 def _guarded(spec: ToolSpec) -> Callable[..., dict[str, Any]]:
@@ -94,12 +113,20 @@ class ToolRegistry:
         writes: bool = False,
         destructive: bool = False,
         idempotent: bool = False,
+        read: bool = False,
         name: str | None = None,
     ) -> Callable[[F], F]:
-        """Register a tool function (a decorator); its name is the function's unless given."""
+        """Register a tool function (a decorator); its name is the function's unless given.
+
+        ``read`` puts it in the read profile, which holds no writing tool.
+        """
 
         def register(func: F) -> F:
-            spec = ToolSpec(func, name or func.__name__, title, writes, destructive, idempotent)
+            spec = ToolSpec(
+                func, name or func.__name__, title, writes, destructive, idempotent, read
+            )
+            if read and writes:
+                raise ValueError(f"tool {spec.name} writes, so it cannot be in the read profile")
             if spec.name in self._tools and self._tools[spec.name].func is not func:
                 raise ValueError(f"an MCP tool named {spec.name!r} is already registered")
             if "ctx" not in inspect.signature(func).parameters:
@@ -109,12 +136,12 @@ class ToolRegistry:
 
         return register
 
-    def specs(self, read_only: bool = False) -> list[ToolSpec]:
-        return [s for s in self._tools.values() if not (read_only and s.writes)]
+    def specs(self, profile: Profile = "all") -> list[ToolSpec]:
+        return [s for s in self._tools.values() if s.serves(profile)]
 
-    def install(self, server: MCPServer[Any], read_only: bool = False) -> None:
-        """Add the tools to ``server`` (without the writing ones when ``read_only``)."""
-        for spec in self.specs(read_only):
+    def install(self, server: MCPServer[Any], profile: Profile = "all") -> None:
+        """Add the tools of ``profile`` to ``server``."""
+        for spec in self.specs(profile):
             server.add_tool(
                 _guarded(spec),
                 name=spec.name,
@@ -127,4 +154,4 @@ class ToolRegistry:
 registry = ToolRegistry()
 tool = registry.tool
 
-__all__ = ["Ctx", "ToolRegistry", "ToolSpec", "registry", "state_of", "tool"]
+__all__ = ["PROFILES", "Ctx", "Profile", "ToolRegistry", "ToolSpec", "registry", "state_of", "tool"]

@@ -7,9 +7,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from mnemex.brain import Brain
 from mnemex.privacy import Privacy
+
+#: Which tools a server serves: all of them, or the read profile.
+Profile = Literal["all", "read"]
 
 #: Default answer budget of the list-like tools (search, indexes, links, tags, recent).
 DEFAULT_MAX_TOKENS = 2000
@@ -23,7 +27,8 @@ MAX_TOKENS_CEILING = 20000
 class ServeOptions:
     """How a server was started."""
 
-    read_only: bool = False
+    #: The tool profile: ``all``, or ``read`` (the few tools an agent needs to read).
+    tools: Profile = "all"
     include_private: tuple[str, ...] = ()
     #: At most this often (seconds) a read first brings the index up to date with the
     #: files, so edits made by others (Obsidian, git pull, another server) are seen.
@@ -63,6 +68,7 @@ __all__ = [
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_PAGE_TOKENS",
     "MAX_TOKENS_CEILING",
+    "Profile",
     "ServeOptions",
     "ServerState",
 ]

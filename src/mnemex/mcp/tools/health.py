@@ -21,7 +21,7 @@ _IssueId = Annotated[
     str,
     Field(
         pattern=r"^[a-z_]+-[0-9a-f]{12}$",
-        description="An issue id from scan_health, e.g. broken_links-0123456789ab.",
+        description="An issue id from scan_health.",
     ),
 ]
 
@@ -51,24 +51,15 @@ def _served_issue_report(state: ServerState, issue_id: str) -> HealthReport:
 @tool(title="Scan the brain's health")
 def scan_health(
     ctx: Ctx,
-    kinds: Annotated[
-        list[Kind] | None, Field(description="Only these kinds; default: all eight.")
-    ] = None,
+    kinds: Annotated[list[Kind] | None, Field(description="Only these kinds.")] = None,
     max_per_kind: Annotated[
-        int, Field(ge=1, le=500, description="List at most this many issues per kind.")
+        int, Field(ge=1, le=500, description="Most issues listed per kind.")
     ] = 50,
 ) -> dict[str, Any]:
-    """Find what quietly went wrong in the brain: broken links (with a suggested
-    target), orphan pages, duplicate pages, stale pages and handoffs, missing
-    backlinks, broken frontmatter, empty pages, and an index out of step with
-    the files. Deterministic, no model, changes nothing.
+    """Find what went wrong in the brain (broken links, duplicates, orphans...); changes
+    nothing. Then fix_health_issue or dismiss_health_issue.
 
-    Each issue has a stable id, its files, what is wrong and often a
-    suggestion. To act on one, call fix_health_issue with its id (a plan comes
-    first) or dismiss_health_issue if it is not a problem. counts and score
-    cover every issue even when the lists are cut to max_per_kind.
-
-    Example: scan_health(kinds=["broken_links", "duplicates"])
+    Example: scan_health(kinds=['broken_links'])
     """
     state = state_of(ctx)
     brain = state.brain
@@ -87,21 +78,13 @@ def fix_health_issue(
     ctx: Ctx,
     plan_id: PlanId = None,
     allow_loss: Annotated[
-        bool, Field(description="Allow a fix that deletes half the pages or more.")
+        bool, Field(description="Allow deleting half the pages or more.")
     ] = False,
 ) -> dict[str, Any]:
-    """Fix one issue from scan_health. Two steps: call without plan_id to get the
-    plan (files that change with a diff, links re-pointed, files deleted;
-    nothing is changed), show it to the user, then call again with its plan_id
-    to apply it as one git commit. A plan whose files changed since is refused.
+    """Fix a scan_health issue; show the user its plan before applying it. If it is no
+    problem, dismiss_health_issue.
 
-    Fixes: a broken link is re-pointed to its suggestion; duplicates are merged
-    (links moved to the kept page, the other's names and content kept in it);
-    a missing backlink is added; an empty page is deleted; index drift is
-    synced. Stale pages and broken frontmatter have no automatic fix.
-
-    Example: fix_health_issue(id="broken_links-0123456789ab"), then
-    fix_health_issue(id="broken_links-0123456789ab", plan_id="3f9c…")
+    Example: fix_health_issue(id='broken_links-0123456789ab')
     """
     state = state_of(ctx)
     _served_issue_report(state, id)
@@ -116,15 +99,13 @@ def dismiss_health_issue(
     id: _IssueId,
     ctx: Ctx,
     reason: Annotated[
-        str | None, Field(max_length=500, description="Why it is not a problem.")
+        str | None, Field(max_length=500, description="Why it is no problem.")
     ] = None,
 ) -> dict[str, Any]:
-    """Mark an issue from scan_health as not a problem, so later scans do not
-    report it (recorded in the vault's health/ folder, synced to every machine).
-    Use it when the user says the issue is intended, e.g. two pages that only
-    share a name.
+    """Mark a scan_health issue as intended, so scans skip it. To repair it,
+    fix_health_issue.
 
-    Example: dismiss_health_issue(id="duplicates-5e0c1a9b2d44", reason="different people")
+    Example: dismiss_health_issue(id='duplicates-5e0c1a9b2d44')
     """
     state = state_of(ctx)
     report = _served_issue_report(state, id)

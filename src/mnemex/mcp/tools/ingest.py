@@ -28,7 +28,7 @@ _Domain = Annotated[
     str | None,
     Field(
         max_length=80,
-        description="The knowledge domain to write into (default: the vault's first domain).",
+        description="Domain to write into (default: the first).",
     ),
 ]
 _Source = Annotated[
@@ -36,8 +36,7 @@ _Source = Annotated[
     Field(
         min_length=1,
         max_length=1000,
-        description="A summary page's path (wiki/<domain>/summaries/<slug>) or the path of the "
-        "kept original (wiki/<domain>/sources/<file>).",
+        description="Path of its summary page or kept original.",
     ),
 ]
 
@@ -49,7 +48,7 @@ def ingest_text(
         Field(
             min_length=1,
             max_length=MAX_INGEST_CHARS,
-            description="The document's text (markdown or plain).",
+            description="The document (markdown or plain text).",
         ),
     ],
     title: Annotated[str, Field(min_length=1, max_length=300, description="Its title.")],
@@ -57,17 +56,10 @@ def ingest_text(
     domain: _Domain = None,
     plan_id: PlanId = None,
 ) -> dict[str, Any]:
-    """Ingest a document's text into the wiki: a summary page for it, and entity and
-    concept pages for the people, tools and ideas in it, merged into the pages that
-    already exist (nothing is duplicated or overwritten; every fact cites the source).
+    """Turn a text into wiki pages (a summary, entity and concept pages), previewed
+    first. For a file in the vault, ingest_file.
 
-    First call without plan_id: nothing is written; you get the plan (pages to
-    create, pages to update with diffs, possible duplicates) and a plan_id. Call
-    again with the same arguments and that plan_id to apply it. Use ingest_file
-    for a file the user dropped into the vault's inbox/.
-
-    Example: ingest_text(text="KestrelDB is ...", title="KestrelDB overview")
-    then ingest_text(text="KestrelDB is ...", title="KestrelDB overview", plan_id="3fa2...")
+    Example: ingest_text(text='KestrelDB is...', title='KestrelDB overview')
     """
     state = state_of(ctx)
     brain = state.brain
@@ -85,23 +77,17 @@ def ingest_file(
         Field(
             min_length=1,
             max_length=1000,
-            description="Vault-relative path of a .md, .txt, .html or .pdf file (inbox/x.pdf).",
+            description="A .md, .txt, .html or .pdf file in the vault.",
         ),
     ],
     ctx: Ctx,
     domain: _Domain = None,
     plan_id: PlanId = None,
 ) -> dict[str, Any]:
-    """Ingest a source file that is inside the vault (drop it into inbox/ first) into
-    the wiki, like ingest_text. Paths outside the vault (absolute, ~, ..) are refused.
+    """Ingest a file in the vault (inbox/) like ingest_text; the original moves to
+    wiki/<domain>/sources/.
 
-    First call without plan_id returns the plan and its plan_id; call again with it
-    to apply. The original is kept under wiki/<domain>/sources/; a file in inbox/ is
-    moved there (removed from the inbox in the same commit, listed under "move"),
-    also when the same bytes were ingested before.
-
-    Example: ingest_file(path="inbox/kestrel-paper.pdf") then
-    ingest_file(path="inbox/kestrel-paper.pdf", plan_id="3fa2...")
+    Example: ingest_file(path='inbox/kestrel.pdf')
     """
     state = state_of(ctx)
     brain = state.brain
@@ -116,12 +102,9 @@ def ingest_file(
 def get_source(
     source: _Source, ctx: Ctx, max_tokens: MaxTokens = DEFAULT_PAGE_TOKENS
 ) -> dict[str, Any]:
-    """Read the text of an ingested source (the original document, as extracted),
-    to check what a wiki fact's citation actually says. Cut to max_tokens.
+    """An ingested source's text, to check a citation. For its summary, get_summary.
 
-    Use get_summary for the compiled summary page instead of the full text.
-
-    Example: get_source(source="wiki/general/summaries/kestreldb-overview")
+    Example: get_source(source='wiki/general/summaries/kestreldb')
     """
     state = state_of(ctx)
     return read_source_text(state.fresh(), source, max_tokens)
@@ -131,10 +114,10 @@ def get_source(
 def get_summary(
     source: _Source, ctx: Ctx, max_tokens: MaxTokens = DEFAULT_PAGE_TOKENS
 ) -> dict[str, Any]:
-    """Read the summary page of an ingested source: its summary, key points and
-    links to every entity and concept page it touched.
+    """An ingested source's summary page, linking the pages it touched. For its text,
+    get_source.
 
-    Example: get_summary(source="wiki/general/sources/kestrel-paper.pdf")
+    Example: get_summary(source='wiki/general/sources/kestrel.pdf')
     """
     state = state_of(ctx)
     return read_summary(state.fresh(), source, max_tokens)

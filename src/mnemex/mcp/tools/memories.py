@@ -23,8 +23,7 @@ _MemoryPath = Annotated[
     Field(
         min_length=1,
         max_length=1000,
-        description="Vault path of the memory (memories/<project>/<YYYY-MM>/<file>.md), "
-        "as search_memories returns it.",
+        description="Memory path from search_memories.",
     ),
 ]
 _Session = Annotated[
@@ -32,40 +31,35 @@ _Session = Annotated[
     Field(
         min_length=1,
         max_length=200,
-        description="The agent session id the memory records (search_memories shows it).",
+        description="Session id from search_memories.",
     ),
 ]
 
 
-@tool(title="Search memories", idempotent=True)
+@tool(title="Search memories", idempotent=True, read=True)
 def search_memories(
     query: Query,
     ctx: Ctx,
-    project: Annotated[Name | None, Field(description="Only this project's memories.")] = None,
-    domain: Annotated[Name | None, Field(description="Only memories of this domain.")] = None,
+    project: Annotated[Name | None, Field(description="Only this project.")] = None,
+    domain: Annotated[Name | None, Field(description="Only this domain.")] = None,
     tags: Annotated[
         list[Annotated[str, Field(min_length=1, max_length=100)]] | None,
-        Field(max_length=20, description="Only memories carrying every one of these tags."),
+        Field(max_length=20, description="Only memories with all these tags."),
     ] = None,
     since: Annotated[
         str | None,
-        Field(max_length=40, description="Only memories dated on or after (2026-11-01)."),
+        Field(max_length=40, description="Only memories since this date."),
     ] = None,
     until: Annotated[
-        str | None, Field(max_length=40, description="Only memories dated on or before.")
+        str | None, Field(max_length=40, description="Only memories until this date.")
     ] = None,
-    k: Annotated[int, Field(ge=1, le=50, description="At most this many hits.")] = 10,
+    k: Annotated[int, Field(ge=1, le=50, description="Most hits.")] = 10,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> dict[str, Any]:
-    """Search the memories of past agent sessions (session digests: the problem, how it
-    was solved, decisions, dead ends, what was left open) and remembered notes. Each hit
-    gives the session id, harness, date, importance and the bullet that matched.
+    """Search past sessions and remembered notes, for earlier work. For knowledge,
+    search; to read a hit whole, get_digest.
 
-    Use it instead of `search` when the question is about earlier work: "did we already
-    solve X?", "what failed when we tried Y?", "what was left open in project Z?".
-    Narrow with project, then domain, tags and dates; read a whole digest with get_digest.
-
-    Example: search_memories(query="what failed when we tried sqlite-icu?", project="mnemex", k=5)
+    Example: search_memories(query='what failed with sqlite-icu?')
     """
     state = state_of(ctx)
     return search_memory_notes(
@@ -82,19 +76,16 @@ def search_memories(
     )
 
 
-@tool(title="Read a digest", idempotent=True)
+@tool(title="Read a digest", idempotent=True, read=True)
 def get_digest(
     ctx: Ctx,
     path: _MemoryPath = None,
     session: _Session = None,
     max_tokens: MaxTokens = DEFAULT_PAGE_TOKENS,
 ) -> dict[str, Any]:
-    """Read one whole memory: a session's digest (all its sections) or a remembered note,
-    by its path or by the session id. Give exactly one of path and session.
+    """One whole memory (a session digest or remembered note) search_memories found.
 
-    Use it after search_memories found the session you need; its hits are single bullets.
-
-    Example: get_digest(session="5d1e2f9a-7c41-4b0e-9a55-0c2b61e8d3f4")
+    Example: get_digest(session='5d1e2f9a-7c41')
     """
     state = state_of(ctx)
     return digest_of(state.fresh(), path, session, max_tokens, privacy=state.privacy)
@@ -107,16 +98,9 @@ def forget_memory(
     session: _Session = None,
     plan_id: PlanId = None,
 ) -> dict[str, Any]:
-    """Forget a memory: delete a digest or remembered note (by path), or every memory of a
-    session, together with its index entries, chunks, vectors and archived transcript.
+    """Delete a memory or a session's memories (wrong, or a secret), previewed first.
 
-    Two steps: call without plan_id to get a plan naming what goes (nothing is deleted),
-    then call again with the same path or session and the plan's plan_id. A plan is
-    refused if the memory changed in between. Use it when the user asks to forget
-    something or a memory is wrong or holds a secret; the file stays in git history.
-
-    Example: forget_memory(session="5d1e2f9a-…"), then
-    forget_memory(session="5d1e2f9a-…", plan_id="3f9c…")
+    Example: forget_memory(session='5d1e2f9a-7c41')
     """
     state = state_of(ctx)
     brain = state.fresh()

@@ -17,46 +17,34 @@ _Names = Annotated[
 ]
 
 
-@tool(title="Search the brain", idempotent=True)
+@tool(title="Search the brain", idempotent=True, read=True)
 def search(
     query: Query,
     ctx: Ctx,
     kind: Annotated[
         list[Kind] | None,
-        Field(
-            description="Only these kinds: knowledge (wiki pages), notes (the user's own), "
-            "memories, state, foundations, facts, health."
-        ),
+        Field(description="Only these kinds (knowledge: wiki pages; notes: the user's)."),
     ] = None,
-    domain: Annotated[
-        str | None, Field(max_length=80, description="Only this knowledge domain.")
-    ] = None,
+    domain: Annotated[str | None, Field(max_length=80, description="Only this domain.")] = None,
     project: Annotated[str | None, Field(max_length=80, description="Only this project.")] = None,
     folder: Annotated[
         str | None,
-        Field(max_length=500, description="Only notes under this vault-relative folder."),
+        Field(max_length=500, description="Only notes under this folder."),
     ] = None,
-    tags: Annotated[
-        _Names, Field(description="Only notes carrying every one of these tags.")
-    ] = None,
+    tags: Annotated[_Names, Field(description="Only notes with all these tags.")] = None,
     since: Annotated[
-        str | None, Field(max_length=40, description="Only notes dated on or after (2026-01-31).")
+        str | None, Field(max_length=40, description="Only notes since this date.")
     ] = None,
     until: Annotated[
-        str | None, Field(max_length=40, description="Only notes dated on or before.")
+        str | None, Field(max_length=40, description="Only notes until this date.")
     ] = None,
-    k: Annotated[int, Field(ge=1, le=50, description="At most this many hits.")] = 10,
+    k: Annotated[int, Field(ge=1, le=50, description="Most hits.")] = 10,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> dict[str, Any]:
-    """Search the whole brain (keywords + meaning + links) and get compact hits: path,
-    title, the best matching snippet and why it matched. One hit per note.
+    """Search the brain, a snippet per note: for any question; then read_page the hits
+    that answer. For past sessions, search_memories.
 
-    Use it whenever you have a question; then read_page the one or two hits that
-    answer it (hits are snippets, not whole pages). Narrow with kind, domain,
-    project, folder, tags or dates when you know where the answer lives.
-
-    Example: search(query="why did we pick SQLite over Postgres?",
-    kind=["knowledge", "memories"], k=5)
+    Example: search(query='why SQLite over Postgres?', k=5)
     """
     state = state_of(ctx)
     scope = Scope(
@@ -71,24 +59,20 @@ def search(
     return served_search(state.fresh(), state.privacy, query, scope, k, max_tokens)
 
 
-@tool(title="Read a page", idempotent=True)
+@tool(title="Read a page", idempotent=True, read=True)
 def read_page(
     path: PagePath,
     ctx: Ctx,
     section: Annotated[
         str | None,
-        Field(max_length=300, description="Only the part under this heading (case-insensitive)."),
+        Field(max_length=300, description="Only the part under this heading."),
     ] = None,
     max_tokens: MaxTokens = DEFAULT_PAGE_TOKENS,
 ) -> dict[str, Any]:
-    """Read one page: its text (or one section), frontmatter, tags, links, and its `hash`.
+    """A page (or one section) with its hash, after search found it; a long page is
+    cut, listing its headings.
 
-    Use it after search or get_index found the page. Pass the returned `hash` as
-    `expected_hash` to write_page when you replace the page, so a concurrent edit
-    is caught. A long page is cut to max_tokens; the answer then lists its
-    headings so you can read just the section you need.
-
-    Example: read_page(path="wiki/general/entities/ada-lovelace", section="Key points")
+    Example: read_page(path='notes/deploy', section='Rollback')
     """
     state = state_of(ctx)
     return served_page(state.fresh(), state.privacy, path, max_tokens, section)

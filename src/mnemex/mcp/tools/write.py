@@ -21,7 +21,7 @@ from mnemex.pages import delete_page as delete
 from mnemex.pages import move_page as move
 from mnemex.pages import write_page as write
 
-_Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$", description="The hash read_page returned.")]
+_Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
 def _writable(ctx: Ctx, *paths: str) -> None:
@@ -41,24 +41,13 @@ def write_page(
     ctx: Ctx,
     expected_hash: Annotated[
         _Hash | None,
-        Field(
-            description="Omit to create a new page; to replace one, the hash read_page returned."
-        ),
+        Field(description="Omit to create; to replace, the hash read_page gave."),
     ] = None,
 ) -> dict[str, Any]:
-    """Create a page, or replace a whole page you have read. Writes knowledge pages
-    (wiki/<domain>/entities|concepts|summaries/...) and the user's notes; not state,
-    memories or foundations.
+    """Create a page, or replace one you read. To add to one, append_to_page; for a
+    short memory, remember.
 
-    To create, omit expected_hash (an existing page is then refused, never
-    overwritten). To replace, read_page first and pass its `hash` as
-    expected_hash: if someone changed the page since, you get a conflict and
-    should read it again. If your content has no frontmatter the page keeps its
-    own. To add to a page without replacing it use append_to_page; for a short
-    memory use remember.
-
-    Example: write_page(path="wiki/general/concepts/blue-green-deployment",
-    content="# Blue-green deployment\\nTwo identical environments; traffic switches at once.\\n")
+    Example: write_page(path='notes/idea', content='# Idea')
     """
     _writable(ctx, path)
     state = state_of(ctx)
@@ -76,18 +65,13 @@ def append_to_page(
         str | None,
         Field(
             max_length=300,
-            description="Append at the end of this section (## heading), made if missing.",
+            description="Section (## heading) to append to; made if missing.",
         ),
     ] = None,
 ) -> dict[str, Any]:
-    """Add text to the end of an existing page, or of one of its sections, without
-    rewriting what is there (no hash needed: appends from several agents all land).
+    """Add text to a page or one of its sections. To change or remove text, write_page.
 
-    Use it to add a fact, a bullet or a log line; use write_page to change or
-    remove existing text.
-
-    Example: append_to_page(path="notes/deploy", section="Incidents",
-    content="- 2026-12-02: rollback took 4 min")
+    Example: append_to_page(path='notes/deploy', content='- took 4 min')
     """
     _writable(ctx, path)
     state = state_of(ctx)
@@ -103,14 +87,9 @@ def move_page(
     ctx: Ctx,
     plan_id: PlanId = None,
 ) -> dict[str, Any]:
-    """Move or rename a page and re-point every link to it across the vault.
+    """Move or rename a page, re-pointing its links; previewed first.
 
-    Two steps: call without plan_id to get a plan (the files and lines whose links
-    will change; nothing is moved), then call again with the same path, new_path
-    and the plan's plan_id to apply it. A plan is refused if the files changed in between.
-
-    Example: move_page(path="notes/ada", new_path="wiki/general/entities/ada-lovelace")
-    then move_page(path="notes/ada", new_path="wiki/general/entities/ada-lovelace", plan_id="3f9c…")
+    Example: move_page(path='notes/ada', new_path='notes/people/ada')
     """
     _writable(ctx, path, new_path)
     state = state_of(ctx)
@@ -121,14 +100,9 @@ def move_page(
 
 @tool(title="Delete a page", writes=True, destructive=True)
 def delete_page(path: PagePath, ctx: Ctx, plan_id: PlanId = None) -> dict[str, Any]:
-    """Delete a page. Two steps: call without plan_id to get a plan naming the links
-    that will break (nothing is deleted), then call again with its plan_id to apply.
+    """Delete a page, previewed first. If it is only misplaced, move_page.
 
-    Prefer move_page when the page is only in the wrong place, and write_page to
-    correct it. The page stays in git history.
-
-    Example: delete_page(path="notes/scratch"), then
-    delete_page(path="notes/scratch", plan_id="3f9c…")
+    Example: delete_page(path='notes/scratch')
     """
     _writable(ctx, path)
     state = state_of(ctx)
@@ -144,34 +118,25 @@ def remember(
         Field(
             min_length=1,
             max_length=MAX_MEMORY_CHARS,
-            description="What to remember, in a few sentences; the first line becomes its title.",
+            description="A few sentences; the first line is the title.",
         ),
     ],
     ctx: Ctx,
     project: Annotated[
         Name | None,
-        Field(description="Project it belongs to (a slug); default: from the working directory."),
+        Field(description="Project slug (default: from the working folder)."),
     ] = None,
-    domain: Annotated[
-        Name | None, Field(description="Knowledge domain; default: the first.")
-    ] = None,
+    domain: Annotated[Name | None, Field(description="Domain (default: the first).")] = None,
     tags: Annotated[
         list[Annotated[str, Field(min_length=1, max_length=100)]] | None,
         Field(max_length=20, description="Tags, without '#'."),
     ] = None,
-    importance: Annotated[
-        float, Field(ge=0.0, le=1.0, description="How much it should weigh in recall.")
-    ] = 0.5,
+    importance: Annotated[float, Field(ge=0.0, le=1.0, description="Its weight in recall.")] = 0.5,
 ) -> dict[str, Any]:
-    """Remember something for later sessions: a short note saved as a memory of the
-    project (a decision, a preference, a fact the user told you, a trap to avoid).
+    """Save a short memory (a decision, a preference) for later sessions. Knowledge for
+    a page goes to write_page.
 
-    Use it when the user says "remember …" or you learn something a future session
-    needs; use write_page or append_to_page for knowledge that belongs on a page.
-    Remembering the same text twice keeps one note.
-
-    Example: remember(text="The user prefers small commits with behaviour-sentence messages.",
-    tags=["preferences"])
+    Example: remember(text='The user prefers small commits.')
     """
     state = state_of(ctx)
     project = project or project_from_cwd(state.options.cwd)

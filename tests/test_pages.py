@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import json
+import re
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,57 @@ def test_page_tools_refuse_kind_folders_and_paths_outside_the_vault(
         append_to_page(brain, path, "x")
     with pytest.raises(error):
         delete_page(brain, path)
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        (".obsidian/workspace.md", "'.obsidian' starts with '.'"),
+        ("notes/.trash/old.md", "'.trash' starts with '.'"),
+        ("notes/.hidden.md", "starts with '.', which marks another tool's file"),
+        ("node_modules/pkg/readme.md", "node_modules/ belongs to a package manager"),
+        ("notes/node_modules/readme.md", "node_modules/ belongs to a package manager"),
+    ],
+)
+def test_page_tools_refuse_other_tools_folders_and_say_why(
+    brain: Brain, path: str, why: str
+) -> None:
+    write(brain.vault.root, "notes/real.md", "# Real\n")
+    (brain.vault.root / path).parent.mkdir(parents=True, exist_ok=True)
+    (brain.vault.root / path).write_text("theirs\n", encoding="utf-8")
+    for attempt in (
+        lambda: write_page(brain, path, "x"),
+        lambda: write_page(brain, path.replace(".md", "-new"), "x"),
+        lambda: append_to_page(brain, path, "x"),
+        lambda: delete_page(brain, path),
+        lambda: move_page(brain, "notes/real", path.replace(".md", "-moved")),
+        lambda: move_page(brain, path, "notes/moved"),
+    ):
+        with pytest.raises(ProtectedPath, match=re.escape(why)):
+            attempt()
+    assert (brain.vault.root / path).read_text(encoding="utf-8") == "theirs\n"
+    assert not list(brain.vault.root.rglob("*-new.md")) and not list(
+        brain.vault.root.rglob("*-moved.md")
+    )
+
+
+def test_page_tools_given_a_path_in_another_unicode_normalisation_act_on_the_file_on_disk(
+    brain: Brain,
+) -> None:
+    on_disk = unicodedata.normalize("NFC", "notes/Café")
+    typed = unicodedata.normalize("NFD", on_disk)  # as macOS hands it over
+    write(brain.vault.root, f"{on_disk}.md", "# Café\n")
+    brain.sync()
+    with pytest.raises(PageExists):
+        write_page(brain, typed, "a twin\n")
+    assert append_to_page(brain, typed, "- espresso").paths == [f"{on_disk}.md"]
+    plan = move_page(brain, typed, "notes/coffee")
+    move_page(brain, typed, "notes/coffee", plan_id=plan["plan_id"])
+    assert sorted(p.name for p in (brain.vault.root / "notes").iterdir()) == ["coffee.md"]
+    write(brain.vault.root, f"{on_disk}.md", "# Café again\n")
+    plan = delete_page(brain, typed)
+    delete_page(brain, typed, plan_id=plan["plan_id"])
+    assert sorted(p.name for p in (brain.vault.root / "notes").iterdir()) == ["coffee.md"]
 
 
 def test_oversized_content_is_refused_with_advice(brain: Brain) -> None:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,16 @@ def test_read_prints_a_note_or_one_section(notes: Path) -> None:
     assert "PostgreSQL" in run("--vault", str(notes), "read", "notes/database").stdout
     data = run_json("--vault", str(notes), "read", "notes/deploy.md", "--section", "Deploying")
     assert data["content"].startswith("# Deploying") and len(data["hash"]) == 64
+
+
+def test_read_finds_a_path_as_typed_in_another_normalisation_or_with_leading_spaces(
+    notes: Path,
+) -> None:
+    write(notes, unicodedata.normalize("NFC", "notes/Crème.md"), "# Crème\nbrûlée\n")
+    write(notes, " Inbox/ note.md", "spaced out\n")
+    typed = unicodedata.normalize("NFD", "notes/Crème")  # as a macOS terminal gives it
+    assert "brûlée" in run("--vault", str(notes), "read", typed).stdout
+    assert run("--vault", str(notes), "read", " Inbox/ note.md").stdout == "spaced out\n"
 
 
 def test_read_refuses_paths_outside_the_vault(notes: Path) -> None:

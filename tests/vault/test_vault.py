@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,42 @@ def test_walking_skips_machine_local_and_git_folders_and_symlink_loops(vault: Va
     entries = {e.rel: e for e in vault.iter_files()}
     assert set(entries) == {"notes/a.md", "self.md"}
     assert entries["self.md"].size == -1
+
+
+NFC = unicodedata.normalize("NFC", "Café/Crème brûlée")
+NFD = unicodedata.normalize("NFD", NFC)
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "typed"), [(NFC, NFD), (NFD, NFC)], ids=["nfc-disk", "nfd-disk"]
+)
+def test_a_path_typed_in_another_unicode_normalisation_finds_the_file_on_disk(
+    vault: Vault, on_disk: str, typed: str
+) -> None:
+    assert on_disk != typed
+    (vault.root / on_disk).parent.mkdir()
+    (vault.root / f"{on_disk}.md").write_text("sweet\n", encoding="utf-8")
+    assert vault.rel_path(typed) == f"{on_disk}.md"
+    note = vault.read_note(typed)
+    assert (note.rel, note.text) == (f"{on_disk}.md", "sweet\n")
+    vault.write_note(typed, "sweeter\n", expected_hash=note.hash)
+    vault.write_note(f"{typed.split('/')[0]}/new", "in the same folder\n")
+    assert sorted(p.name for p in vault.root.iterdir() if "Caf" in p.name) == [
+        on_disk.split("/")[0]
+    ]  # no twin folder
+    assert sorted(p.name for p in (vault.root / on_disk).parent.iterdir()) == sorted(
+        [f"{on_disk.split('/')[1]}.md", "new.md"]
+    )  # no twin file
+    assert (vault.root / f"{on_disk}.md").read_text(encoding="utf-8") == "sweeter\n"
+    vault.delete_note(typed, expected_hash=vault.current_hash(on_disk))
+    assert not (vault.root / f"{on_disk}.md").exists()
+
+
+def test_a_folder_and_a_file_whose_names_start_with_spaces_can_be_read(vault: Vault) -> None:
+    (vault.root / " Inbox").mkdir()
+    (vault.root / " Inbox/ note.md").write_text("spaced\n", encoding="utf-8")
+    (vault.root / "notes").mkdir(exist_ok=True)
+    (vault.root / "notes/plain.md").write_text("plain\n", encoding="utf-8")
+    assert vault.read_note(" Inbox/ note.md").text == "spaced\n"
+    assert vault.read_note(" Inbox/ note").rel == " Inbox/ note.md"
+    assert vault.read_note("  notes/plain.md \n").rel == "notes/plain.md"  # stray spaces go

@@ -178,12 +178,14 @@ class Indexer:
         states = backend.note_states()
         seen: set[str] = set()
         changed: list[tuple[FileEntry, bytes]] = []
-        problem_paths: set[str] = {p for p, _ in backend.problems()}
+        known_problems = dict(backend.problems())
+        problem_paths: set[str] = set(known_problems)
         cleared: list[str] = []
         paths_changed = False
         dropped_hashes: set[str] = set()  # chunk hashes replaced or removed: prune candidates
         written_hashes: set[str] = set()  # chunk hashes this sync wrote: embedding candidates
-        for entry in self.vault.iter_files():
+        left_out: list[tuple[str, str]] = []  # symlinks the walk refused, with the reason
+        for entry in self.vault.iter_files(skipped=lambda rel, why: left_out.append((rel, why))):
             seen.add(entry.rel)
             state = states.get(entry.rel)
             if state is not None and state.mtime_ns == entry.mtime_ns and state.size == entry.size:
@@ -205,6 +207,18 @@ class Indexer:
                 continue
             changed.append((entry, data))
 
+        for rel, reason in left_out:
+            # Outside the vault is outside for the index too, as it is for a read: an older
+            # version may have indexed such a file, so its text leaves the index now.
+            seen.add(rel)
+            report.add("skipped", rel, reason)
+            if known_problems.get(rel) != reason:
+                backend.set_problems(rel, [reason])
+            if rel in states:
+                dropped_hashes |= backend.chunk_hashes([rel])
+                backend.delete_notes([rel])
+                del states[rel]
+                paths_changed = True
         gone = {p: s for p, s in states.items() if p not in seen}
         gone_by_hash = {s.hash: p for p, s in gone.items()}
         paths_changed = paths_changed or bool(gone) or any(e.rel not in states for e, _ in changed)

@@ -16,6 +16,7 @@ import hashlib
 import os
 import secrets
 import stat
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -92,30 +93,44 @@ class Vault:
     def rel_path(self, rel: str, note: bool = True) -> str:
         """Normalise a vault-relative path; add ``.md`` to a note path that has no suffix.
 
+        The path is matched to the names on disk, so a path is found as people type
+        it: a name in another Unicode normalisation than the file's (NFD, as macOS
+        produces, or NFC) is the file's own name, and a write never makes a twin beside
+        it; spaces around the whole path are dropped unless names on disk have them
+        (`` Inbox/ note.md``).
+
         Raises:
             PathOutsideVault: absolute, ``..``-escaping, or a symlink that leads outside.
         """
-        raw = rel.replace("\\", "/").strip()
-        if not raw:
-            raise PathOutsideVault("empty path")
-        if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":"):
-            raise PathOutsideVault(f"{rel}: absolute paths are refused; give a vault-relative path")
-        parts: list[str] = []
-        for part in PurePosixPath(raw).parts:
-            if part in ("", "."):
-                continue
-            if part == "..":
-                raise PathOutsideVault(f"{rel}: '..' is refused; paths stay inside the vault")
-            parts.append(part)
-        if not parts:
-            raise PathOutsideVault(f"{rel}: not a file path")
-        clean = "/".join(parts)
-        if note and not clean.lower().endswith(NOTE_SUFFIXES):
-            clean += ".md"
+        typed = rel.replace("\\", "/")
+        clean = self._on_disk(_clean_rel(typed.strip(), rel, note))
+        if typed != typed.strip() and not os.path.lexists(self.root / clean):
+            try:
+                spaced = self._on_disk(_clean_rel(typed, rel, note))
+            except PathOutsideVault:
+                spaced = ""
+            if spaced and os.path.lexists(self.root / spaced):
+                clean = spaced
         target = (self.root / clean).resolve()
         if target != self.root and self.root not in target.parents:
             raise PathOutsideVault(f"{rel}: resolves outside the vault (through a symlink)")
         return clean
+
+    def _on_disk(self, clean: str) -> str:
+        """``clean`` with each name that is not on disk as typed replaced by the name on disk
+        that is the same text in another Unicode normalisation (when there is one)."""
+        if clean.isascii() or os.path.lexists(self.root / clean):
+            return clean  # every normalisation of ASCII is itself
+        parts = clean.split("/")
+        folder = self.root
+        for i, part in enumerate(parts):
+            if not os.path.lexists(folder / part):
+                found = _same_name(folder, part)
+                if found is None:
+                    break
+                parts[i] = found
+            folder = folder / parts[i]
+        return "/".join(parts)
 
     def abs_path(self, rel: str, note: bool = True) -> Path:
         return self.root / self.rel_path(rel, note=note)
@@ -124,13 +139,29 @@ class Vault:
         """Refuse the folders that only their own kind's tools may write.
 
         Raises:
-            ProtectedPath: the path is under ``foundations/``, ``state/``, ... or ``.mnemex/``.
+            ProtectedPath: the path is under ``foundations/``, ``state/``, ... or ``.mnemex/``;
+                or a part of it starts with ``.`` or is ``node_modules``.
         """
-        top = PurePosixPath(rel).parts[0]
+        parts = PurePosixPath(rel).parts
+        top = parts[0]
         if top in PROTECTED_FOLDERS or top == ".git":
             raise ProtectedPath(
                 f"{rel}: {top}/ is written only by its own tools "
                 "(foundations, state, memories, health and facts each have theirs)"
+            )
+        # Obsidian, git, editors and sync tools keep their own files under dot names
+        # (.obsidian/, .trash/, .stfolder/...), and node_modules/ is a package manager's:
+        # none of them is a page, and a page written there could not be read back.
+        hidden = next((part for part in parts if part.startswith(".")), None)
+        if hidden is not None:
+            raise ProtectedPath(
+                f"{rel}: {hidden!r} starts with '.', which marks another tool's file or folder "
+                "(.obsidian, .trash, .git...); pages are never written there"
+            )
+        if any(part in IGNORED_FOLDERS for part in parts[:-1]):
+            raise ProtectedPath(
+                f"{rel}: node_modules/ belongs to a package manager and holds no pages; "
+                "pages are never written there"
             )
 
     # -- reading -------------------------------------------------------------
@@ -163,15 +194,19 @@ class Vault:
         except FileNotFoundError:
             return None
 
-    def iter_files(self) -> Iterator[FileEntry]:
-        """Every note file, depth first, skipping ``.mnemex``, ``.git``, ``.obsidian``.
+    def iter_files(self, skipped: Callable[[str, str], None] | None = None) -> Iterator[FileEntry]:
+        """Every note file, depth first, skipping ``.mnemex``, ``.git``, ``.obsidian``...
 
-        Symlinked folders are not followed (no loops, no escapes); a symlinked
-        file is yielded only when it points inside the vault. Foundation drafts
-        (``foundations/<project>/drafts/``) are proposals, not notes: never walked.
+        The walk applies the rule :meth:`rel_path` applies to a read, so no text from
+        outside the vault is ever indexed or served: a symlinked file is yielded only
+        when it resolves inside the vault, and symlinked folders are not followed (no
+        loops, no escapes, no file counted twice). Those left out are told to
+        ``skipped(rel, reason)``. Foundation drafts (``foundations/<project>/drafts/``)
+        are proposals, not notes: never walked.
         """
         root = str(self.root)
         cut = len(root) + 1  # entry.path is root + "/" + rel: slicing beats os.path.relpath
+        inside = root + os.sep
         stack = [root]
         while stack:
             folder = stack.pop()
@@ -186,11 +221,28 @@ class Vault:
                         if name not in IGNORED_FOLDERS and not _is_drafts(entry.path[cut:]):
                             stack.append(entry.path)
                         continue
+                    link = entry.is_symlink()
+                    if link and _points_to_folder(entry):
+                        if skipped is not None and name not in IGNORED_FOLDERS:
+                            skipped(
+                                entry.path[cut:].replace(os.sep, "/") + "/",
+                                "a symlinked folder: not followed, its notes are not indexed "
+                                "(move the folder into the vault, or link its notes one by one)",
+                            )
+                        continue
                 except OSError:
                     continue
                 if not name.lower().endswith(NOTE_SUFFIXES):
                     continue
                 rel = entry.path[cut:].replace(os.sep, "/")
+                if link and not os.path.realpath(entry.path).startswith(inside):
+                    if skipped is not None:
+                        skipped(
+                            rel,
+                            "a symlink to a file outside the vault: not indexed or served "
+                            f"(it points to {os.readlink(entry.path)})",
+                        )
+                    continue
                 try:
                     st = entry.stat(follow_symlinks=True)
                 except OSError:
@@ -282,6 +334,44 @@ class Vault:
             if expected_hash is not None and expected_hash != current:
                 raise WriteConflict(clean, expected_hash, current)
             (self.root / clean).unlink()
+
+
+def _clean_rel(raw: str, rel: str, note: bool) -> str:
+    """``raw`` as a clean relative path (the checks of :meth:`Vault.rel_path` on the text)."""
+    if not raw.strip():
+        raise PathOutsideVault("empty path")
+    if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":"):
+        raise PathOutsideVault(f"{rel}: absolute paths are refused; give a vault-relative path")
+    parts: list[str] = []
+    for part in PurePosixPath(raw).parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            raise PathOutsideVault(f"{rel}: '..' is refused; paths stay inside the vault")
+        parts.append(part)
+    if not parts:
+        raise PathOutsideVault(f"{rel}: not a file path")
+    clean = "/".join(parts)
+    if note and not clean.lower().endswith(NOTE_SUFFIXES):
+        clean += ".md"
+    return clean
+
+
+def _points_to_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=True)
+    except OSError:  # a symlink loop: not a folder, reported as a file that cannot be read
+        return False
+
+
+def _same_name(folder: Path, name: str) -> str | None:
+    """The entry of ``folder`` that is ``name`` in another Unicode normalisation, if any."""
+    key = unicodedata.normalize("NFC", name)
+    try:
+        found = sorted(e for e in os.listdir(folder) if unicodedata.normalize("NFC", e) == key)
+    except OSError:
+        return None
+    return found[0] if found else None
 
 
 def _is_drafts(rel: str) -> bool:

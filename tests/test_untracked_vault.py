@@ -297,3 +297,38 @@ def test_a_commit_outside_baselines_still_names_only_its_paths(root: Path) -> No
     assert done.paths == ("notes/made.md",)
     assert "Mnemex-Baseline: checked" in git(root, "log", "-1", "--format=%B")
     assert committed_files(root) == ["notes/made.md"]
+
+
+def test_undo_gives_back_a_notes_mode_that_git_does_not_record(root: Path, brain: Brain) -> None:
+    (root / HOPPER).chmod(0o640)
+    (root / LINKER).chmod(0o600)
+    before = snapshot(root)
+    current = brain.vault.read_note(HOPPER)
+    write_page(brain, HOPPER, "# Grace Hopper\n\nRewritten.\n", current.hash)
+    append_to_page(brain, LINKER, "One more line.")
+    assert (root / HOPPER).stat().st_mode & 0o777 == 0o640
+    undo_last(brain.vault)
+    undo_last(brain.vault)
+    assert snapshot(root) == before
+
+
+def test_undo_again_walks_further_back_and_undoing_an_undo_redoes_it(
+    root: Path, brain: Brain
+) -> None:
+    before = snapshot(root)
+    append_to_page(brain, HOPPER, "First addition.")
+    after_first = snapshot(root)
+    append_to_page(brain, LINKER, "Second addition.")
+    undone = undo_last(brain.vault)
+    assert [f["path"] for f in undone["files"]] == [LINKER]
+    assert snapshot(root) == after_first
+    undone_again = undo_last(brain.vault)
+    assert [f["path"] for f in undone_again["files"]] == [HOPPER], "not the undo of the undo"
+    assert snapshot(root) == before
+    redo = undo(brain.vault, str(undone_again["commit"]["sha"]))
+    undo(brain.vault, str(undone_again["commit"]["sha"]), str(redo["plan_id"]))
+    assert snapshot(root) == after_first
+    assert [f["path"] for f in undo_last(brain.vault)["files"]] == [HOPPER]
+    assert snapshot(root) == before
+    with pytest.raises(VaultError, match="no mnemex change left to undo"):
+        undo(brain.vault)

@@ -183,11 +183,18 @@ def committable(vault: Vault, rel: str) -> bool:
     return not any(vault.settings.is_private(n) for n in (where.domain, where.project))
 
 
-def commit_change(vault: Vault, paths: Sequence[str], operation: str, summary: str) -> CommitResult:
+def commit_change(
+    vault: Vault,
+    paths: Sequence[str],
+    operation: str,
+    summary: str,
+    trailers: Sequence[str] = (),
+) -> CommitResult:
     """Commit the given vault-relative paths (written, moved or deleted) as one commit.
 
     A vault that is not a git repository, or a change that left the files as
     they were committed, gives no commit and says why; that is not an error.
+    ``trailers`` are extra ``Key: value`` lines for the message (undo names what it reverts).
 
     Raises:
         VaultError: git failed for a reason other than a busy lock.
@@ -203,6 +210,7 @@ def commit_change(vault: Vault, paths: Sequence[str], operation: str, summary: s
         subject = subject[:99] + "…"
     body = f"Mnemex-Operation: {operation}\nMnemex-Machine: {machine_name(vault)}"
     body += f"\n{BASELINE_TRAILER}"
+    body += "".join(f"\n{line}" for line in trailers)
     if operation != BASELINE:
         crash_point("commit")
     with recording(vault):

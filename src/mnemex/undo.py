@@ -2,8 +2,10 @@
 
 Only commits mnemex made are reverted (they carry the ``Mnemex-Operation:``
 trailer, :mod:`mnemex.history`), unless ``force``; history is never rewritten:
-the revert is one new commit, itself a mnemex commit (operation ``undo``), so it
-can be undone in turn. A plan comes first (the commit, the files it touched and
+the revert is one new commit, itself a mnemex commit (operation ``undo``, with a
+``Mnemex-Reverts:`` trailer), which ``undo <its sha>`` can undo in turn (a redo);
+a plain ``undo`` again walks further back instead. Files keep their mode
+(git records only the executable bit). A plan comes first (the commit, the files it touched and
 what reverting does to each), recorded with the sha256 of each file now; applying
 is refused if any of them changed since, or if the working tree holds uncommitted
 changes to them (reverting over a person's edit would mix the two).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from typing import Any
 
 from mnemex.errors import PlanRefused, VaultError
@@ -40,6 +43,9 @@ from mnemex.vault import Vault
 
 OPERATION = "undo"
 TRAILER = "Mnemex-Operation:"
+#: Names the commit an undo reverted, so a later plain ``undo`` walks past both.
+REVERTS_TRAILER = "Mnemex-Reverts:"
+_SUBJECT_RE = re.compile(r"^mnemex undo: revert ([0-9a-f]{7,40})")
 #: How far back ``undo`` without a commit looks for the last mnemex commit.
 SEARCH_DEPTH = 200
 _SHA_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
@@ -64,17 +70,47 @@ def _operation(body: str) -> str | None:
 
 
 def last_mnemex_commit(vault: Vault) -> str:
-    """The newest commit carrying mnemex's trailer that changed something (not a baseline).
+    """The newest mnemex change that is still in effect: what ``undo`` reverts next.
+
+    Baselines are passed over (they are the person's files, not a change), and so
+    are undo commits and the commits they reverted: undoing again walks further
+    back, like an editor's undo, instead of undoing the undo. An undo that was
+    itself undone (``mnemex undo <its sha>``, a redo) puts its commit back in effect.
 
     Raises:
         VaultError: none among the last :data:`SEARCH_DEPTH` commits.
     """
     out = _git(vault, "log", f"-{SEARCH_DEPTH}", "--format=%H%x00%B%x01")
+    reverted: set[str] = set()
+    seen = False
     for record in out.split("\x01"):
         sha, _, body = record.strip("\n").partition("\x00")
-        if sha and _is_mnemex(body) and _operation(body) != BASELINE:
-            return sha
-    raise VaultError(f"no mnemex commit among the last {SEARCH_DEPTH} commits: nothing to undo")
+        if not sha or not _is_mnemex(body) or _operation(body) == BASELINE:
+            continue
+        seen = True
+        if any(sha.startswith(r) for r in reverted):
+            continue
+        if _operation(body) == OPERATION:
+            target = _reverted_sha(body)
+            if target:
+                reverted.add(target)
+            continue
+        return sha
+    if not seen:
+        raise VaultError(f"no mnemex commit among the last {SEARCH_DEPTH} commits: nothing to undo")
+    raise VaultError(
+        f"no mnemex change left to undo among the last {SEARCH_DEPTH} commits: undo already "
+        "reverted each of them (undo COMMIT of an undo puts its change back)"
+    )
+
+
+def _reverted_sha(body: str) -> str | None:
+    """The commit an undo commit reverted: its trailer, else the sha in its subject."""
+    for line in body.splitlines():
+        if line.startswith(REVERTS_TRAILER):
+            return line[len(REVERTS_TRAILER) :].strip() or None
+    found = _SUBJECT_RE.match(body)
+    return found.group(1) if found else None
 
 
 def _describe(vault: Vault, commit: str | None, force: bool) -> dict[str, Any]:
@@ -157,6 +193,9 @@ def undo(
 def _revert(vault: Vault, info: dict[str, Any], plan_id: str) -> dict[str, Any]:
     sha = info["commit"]
     env = git_environment(vault)
+    # git keeps only the executable bit and writes a reverted file anew with the
+    # umask's mode: the mode each file has now is put back after the revert.
+    modes = {f["path"]: _mode(vault, f["path"]) for f in info["files"]}
     done = run_git(vault, "revert", "--no-commit", sha, env=env)
     if done.returncode != 0:
         run_git(vault, "revert", "--abort", env=env)
@@ -164,8 +203,17 @@ def _revert(vault: Vault, info: dict[str, Any], plan_id: str) -> dict[str, Any]:
             f"{sha[:12]} does not revert cleanly (later commits changed the same lines): "
             f"{done.stderr.strip()[:300]}; nothing was changed"
         )
+    for path, mode in modes.items():
+        if mode is not None and _mode(vault, path) not in (None, mode):
+            os.chmod(vault.root / path, mode)
     paths = [f["path"] for f in info["files"]]
-    commit = commit_change(vault, paths, OPERATION, f"revert {sha[:12]} ({info['subject'][:60]})")
+    commit = commit_change(
+        vault,
+        paths,
+        OPERATION,
+        f"revert {sha[:12]} ({info['subject'][:60]})",
+        trailers=[f"{REVERTS_TRAILER} {sha}"],
+    )
     run_git(vault, "revert", "--quit", env=env)
     discard_plan(vault, plan_id)
     report = Report()
@@ -174,6 +222,15 @@ def _revert(vault: Vault, info: dict[str, Any], plan_id: str) -> dict[str, Any]:
         outcome = "deleted" if not exists else "created" if f["effect"] == "restored" else "updated"
         report.add(outcome, f["path"])
     return {**info, **report.to_dict(), "reverted": sha, "commit": commit.to_dict()}
+
+
+def _mode(vault: Vault, rel: str) -> int | None:
+    """Permission bits of a regular file (not followed through a symlink), else None."""
+    try:
+        st = os.lstat(vault.root / rel)
+    except OSError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
 
 
 __all__ = ["OPERATION", "last_mnemex_commit", "undo"]

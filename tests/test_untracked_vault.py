@@ -332,3 +332,33 @@ def test_undo_again_walks_further_back_and_undoing_an_undo_redoes_it(
     assert snapshot(root) == before
     with pytest.raises(VaultError, match="no mnemex change left to undo"):
         undo(brain.vault)
+
+
+def test_undoing_a_handoff_save_keeps_a_journal_that_git_never_held(root: Path) -> None:
+    from mnemex.machine import machine_name
+    from mnemex.state.handoff import save_handoff
+
+    vault = Vault(root)
+    journal = root / "state" / "garden" / "journal" / f"{machine_name(vault)}.jsonl"
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(b'{"event": "written by hand", "ts": "2026-01-01T00:00:00+00:00"}\n')
+    journal.chmod(0o640)
+    before = snapshot(root)
+    save_handoff(vault, "garden", "Beds are dug", state=["compost turned"])
+    assert git(root, "log", "-1", "--skip=1", "--format=%s").startswith("mnemex baseline:")
+    undo_last(vault)
+    assert snapshot(root) == before
+
+
+def test_undoing_a_dismissal_keeps_a_dismissed_file_that_git_never_held(root: Path) -> None:
+    from mnemex.health.records import DISMISSED_DIR, append_record
+    from mnemex.machine import machine_name
+
+    vault = Vault(root)
+    kept = root / DISMISSED_DIR / f"{machine_name(vault)}.jsonl"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(b'{"id": "orphans-0123456789ab", "action": "dismiss"}\n')
+    before = snapshot(root)
+    append_record(vault, DISMISSED_DIR, {"id": "x", "action": "dismiss"}, "dismiss", "x")
+    undo_last(vault)
+    assert snapshot(root) == before

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mnemex.history import CommitResult, commit_change, recording
+from mnemex.history import CommitResult, before_change, commit_change, recording
 from mnemex.machine import machine_name
 from mnemex.sanitise import strip
 from mnemex.vault import Vault
@@ -76,6 +76,7 @@ def append_record(
     path = vault.root / vault.rel_path(rel, note=False)
     line = json.dumps({"ts": now_iso(), "machine": machine, **record}, ensure_ascii=False)
     with recording(vault):
+        before_change(vault, [rel])  # a hand-edited or never-committed file: baseline it first
         outcome = "updated" if path.exists() else "created"
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)

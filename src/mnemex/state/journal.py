@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from mnemex.history import before_change
 from mnemex.sanitise import sanitise
 from mnemex.vault import Vault, check_name
 
@@ -35,6 +36,8 @@ def append_entry(vault: Vault, project: str, machine: str, entry: dict[str, Any]
     rel = vault.rel_path(journal_path(project, machine), note=False)
     path = vault.root / rel
     line = json.dumps(entry, ensure_ascii=False, sort_keys=False) + "\n"
+    # the history lock is taken before the journal's; a never-committed journal is baselined
+    before_change(vault, [rel])
     with vault.lock("journal"):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)

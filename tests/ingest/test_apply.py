@@ -128,3 +128,34 @@ def test_an_inbox_file_changed_after_planning_refuses_the_plan(root: Path) -> No
         with pytest.raises(WriteConflict):
             apply_plan(brain.vault, plan)
     assert snapshot(root) == before
+
+
+def test_an_inbox_file_keeps_its_mode_when_moved_and_when_put_back(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mnemex.ingest.readers import read_sources
+    from mnemex.ingest.run import plan_docs
+
+    for name in ("a.md", "b.md"):
+        dropped = root / "inbox" / name
+        dropped.write_text(f"# {name}\n\nPriya Raman wrote {name}.\n", "utf-8")
+        dropped.chmod(0o640)
+    with open_brain(root) as brain:
+        plan = plan_docs(brain, read_sources(root / "inbox"), "general")
+    real = apply_module.remove
+
+    def flaky(target: Path) -> None:
+        if target.name == "b.md":
+            raise OSError(13, "Permission denied")
+        real(target)
+
+    monkeypatch.setattr(apply_module, "remove", flaky)
+    with pytest.raises(IngestFailed):
+        apply_plan(open_brain(root).vault, plan)
+    assert (root / "inbox" / "a.md").stat().st_mode & 0o777 == 0o640, "put back as it was"
+    monkeypatch.setattr(apply_module, "remove", real)
+    with open_brain(root) as brain:
+        plan = plan_docs(brain, read_sources(root / "inbox"), "general")
+        apply_plan(brain.vault, plan)
+    kept = [c.moved_to for c in plan.changes if c.action == "delete"]
+    assert kept and all((root / k).stat().st_mode & 0o777 == 0o640 for k in kept)

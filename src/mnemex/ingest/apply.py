@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +89,15 @@ def _check_unmoved(vault: Vault, writes: list[FileChange]) -> None:
 def _write_all(vault: Vault, writes: list[FileChange]) -> None:
     staged: list[tuple[FileChange, Path, str]] = []
     done: list[tuple[FileChange, Path]] = []
+    removed_modes: dict[Path, int | None] = {}
     try:
+        # an inbox file moved into sources/ keeps its mode there, as a move would
+        moved_modes = {c.moved_to: _mode_of(vault, c.path) for c in writes if c.moved_to}
         for change in writes:
             target = vault.abs_path(change.path, note=False)
             if change.action != "delete":
-                staged.append((change, target, _stage(target, change.after or b"")))
+                mode = moved_modes.get(change.path)
+                staged.append((change, target, _stage(target, change.after or b"", mode)))
         for change, target, tmp in staged:
             crash_point("ingest-rename")
             replace(tmp, target)
@@ -100,10 +105,11 @@ def _write_all(vault: Vault, writes: list[FileChange]) -> None:
         for change in writes:
             if change.action == "delete":
                 target = vault.abs_path(change.path, note=False)
+                removed_modes[target] = _mode_of(vault, change.path)
                 remove(target)
                 done.append((change, target))
     except (OSError, VaultError) as exc:
-        _restore(done)
+        _restore(done, removed_modes)
         for _, _, tmp in staged:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
@@ -113,12 +119,20 @@ def _write_all(vault: Vault, writes: list[FileChange]) -> None:
         ) from exc
 
 
-def _stage(target: Path, data: bytes) -> str:
+def _stage(target: Path, data: bytes, mode: int | None = None) -> str:
     """Write ``data`` to a fsynced temporary file beside ``target``; returns its path.
 
-    It has the mode the file should keep (an existing file's own, else the umask's).
+    It has the mode the file should keep (``mode``, else an existing file's own, else
+    the umask's).
     """
-    return write_temp(target, data)
+    return write_temp(target, data, mode=mode)
+
+
+def _mode_of(vault: Vault, rel: str) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(vault.abs_path(rel, note=False)).st_mode)
+    except OSError:
+        return None
 
 
 def replace(tmp: str, target: Path) -> None:
@@ -131,13 +145,13 @@ def remove(target: Path) -> None:
     target.unlink()
 
 
-def _restore(done: list[tuple[FileChange, Path]]) -> None:
+def _restore(done: list[tuple[FileChange, Path]], removed_modes: dict[Path, int | None]) -> None:
     for change, target in reversed(done):
         if change.before is None:
             with contextlib.suppress(FileNotFoundError):
                 target.unlink()
-        else:
-            atomic_write(target, change.before)
+        else:  # a put-back inbox file gets its own mode again; a replaced file kept its own
+            atomic_write(target, change.before, mode=removed_modes.get(target))
 
 
 __all__ = ["IngestFailed", "apply_plan", "remove", "replace"]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from conftest import write
+from hostile_inputs import bounded, hostile_notes
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.index.sync import MAX_NOTE_BYTES
@@ -215,3 +216,25 @@ def test_a_batch_of_bad_input_changes_nothing_in_the_vault_and_the_good_notes_ar
         "dir-loop/",  # a symlinked folder is not followed, and says so
     }
     assert [lk["target"] for lk in brain.backend.unresolved_links()] == ["nowhere", "missing.png"]
+
+
+def test_a_folder_of_hostile_notes_is_indexed_in_linear_time_and_the_good_note_with_it(
+    vault_dir: Path,
+) -> None:
+    for name, text in hostile_notes().items():
+        write(vault_dir, f"hostile/{name}.md", text)
+    write(vault_dir, "hostile/zz-good.md", "# Good\n\nThe greenhouse sensors report hourly.\n")
+    result = bounded(
+        "import json\n"
+        "from mnemex.brain import Brain\n"
+        "from mnemex.embed.hashing import HashingEmbedder\n"
+        "from mnemex.retrieve import search\n"
+        "from mnemex.vault import Vault\n"
+        f"with Brain(Vault({str(vault_dir)!r}), embedder=HashingEmbedder()) as brain:\n"
+        "    done = brain.sync()\n"
+        "    hits = search(brain, 'greenhouse sensors').hits\n"
+        "    print(json.dumps([done.report.to_dict(), hits[0].path]))\n"
+    )
+    report, top = result
+    assert report["created"] == len(hostile_notes()) + 1 and report["failed"] == 0
+    assert top == "hostile/zz-good.md"

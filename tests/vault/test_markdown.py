@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from hostile_inputs import bounded, hostile_notes
 from mnemex.vault import parse_note
-from mnemex.vault.markdown import Wikilink
+from mnemex.vault.markdown import Wikilink, atx_heading, extract_links, mask_code
 
 
 def test_frontmatter_title_tags_and_aliases_are_read() -> None:
@@ -79,3 +80,58 @@ def test_markdown_links_to_local_notes_count_as_links() -> None:
 def test_link_lines_are_counted_in_the_file_not_the_body() -> None:
     note = parse_note("---\na: 1\n---\n\n[[B]]\n", "n.md")
     assert note.links[0].line == 5
+
+
+def test_hostile_notes_parse_and_chunk_in_linear_time_with_the_right_result() -> None:
+    # In a subprocess with a timeout: a quadratic parser would take minutes, not hang us.
+    results = bounded(
+        "import json\n"
+        "from hostile_inputs import hostile_notes\n"
+        "from mnemex.index.chunking import chunk_body\n"
+        "from mnemex.vault import parse_note\n"
+        "out = {}\n"
+        "for name, text in hostile_notes().items():\n"
+        "    note = parse_note(text, name + '.md')\n"
+        "    chunks = chunk_body(note.body, note.body_line)\n"
+        "    out[name] = [len(note.links), len(note.title), len(chunks), note.warnings]\n"
+        "print(json.dumps(out))\n"
+    )
+    assert set(results) == set(hostile_notes())
+    links = {name: r[0] for name, r in results.items()}
+    assert links["closed-wikilinks"] == 20_000
+    assert all(count == 0 for name, count in links.items() if name != "closed-wikilinks")
+    assert results["heading-of-spaces"][1] == len("a" + " " * 100_000 + "x")
+    assert results["heading-of-hashes"][1] == len("a " + "#" * 100_000 + " x")
+    bomb = results["alias-bomb"][3]
+    assert len(bomb) == 1 and "too many values (YAML aliases)" in bomb[0]
+    headings = ("heading-of-spaces", "heading-of-hashes")  # a heading alone: no chunk
+    assert all(r[2] >= 1 for name, r in results.items() if name not in headings)
+
+
+def test_an_unclosed_markdown_link_target_is_no_link_and_a_closed_one_keeps_its_heading() -> None:
+    links = extract_links("[a](x.md#part) [b](<y z.md>) [c](w.md#h#i) [d](v.txt) [e](http://u.md)")
+    assert [(lk.target, lk.heading) for lk in links] == [("x.md", "part"), ("w.md", "h#i")]
+    assert extract_links("[t](" * 5 + "x.md)")[0].target == "x.md"
+
+
+def test_code_spans_pair_backtick_runs_of_equal_length() -> None:
+    assert mask_code("a `x` b") == "a     b"
+    assert mask_code("``a`b`` [[c]]") == "        [[c]]"
+    assert mask_code("``a` [[c]]") == "``a` [[c]]"  # no closing run of two: plain text
+
+
+def test_atx_headings_are_read_as_the_old_pattern_read_them() -> None:
+    assert atx_heading("## Title ##") == (2, "Title")
+    assert atx_heading("# C#") == (1, "C")
+    assert atx_heading("####### seven") is None
+    assert atx_heading("#no-space") is None
+    assert atx_heading("# ") is None and atx_heading("# ", empty=True) == (1, "")
+    assert atx_heading("# #", empty=True) == (1, "")
+
+
+def test_frontmatter_nested_past_the_limit_is_ignored_with_a_warning_not_an_error() -> None:
+    depth = 900
+    fm = "".join(" " * i + f"k{i}:\n" for i in range(depth)) + " " * depth + "v: 1\n"
+    note = parse_note(f"---\n{fm}---\nbody\n", "deep.md")
+    assert note.frontmatter == {} and "nests deeper than" in note.warnings[0]
+    assert note.body == "body\n"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mnemex.vault.markdown import atx_heading
+
 #: ~300 word pieces: under the default embedder's 256-piece window for most prose
 #: once the heading context is added, and small enough to be one idea.
 MAX_CHARS = 1200
@@ -19,7 +21,6 @@ MAX_CHARS = 1200
 #: when splitting a long paragraph, so no chunk is a lone fragment.
 MIN_SPLIT_CHARS = 200
 
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_RE = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
@@ -41,14 +42,21 @@ def _split_long(text: str, cap: int = MAX_CHARS) -> list[str]:
     pieces: list[str] = []
     current = ""
     for sentence in _SENTENCE_END_RE.split(text):
-        while len(sentence) > cap:  # one giant sentence: cut at a word boundary
-            cut = sentence.rfind(" ", 0, cap)
-            cut = cut if cut > cap // 2 else cap
-            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+        # One giant sentence: cut at word boundaries by position; slicing off the head
+        # each time would copy the rest once per piece (quadratic on a huge line).
+        start = 0
+        while len(sentence) - start > cap:
+            cut = sentence.rfind(" ", start, start + cap)
+            cut = cut if cut - start > cap // 2 else start + cap
+            head = sentence[start:cut].rstrip()
+            start = cut
+            while start < len(sentence) and sentence[start].isspace():
+                start += 1
             if current:
                 pieces.append(current)
                 current = ""
             pieces.append(head)
+        sentence = sentence[start:] if start else sentence
         if current and len(current) + 1 + len(sentence) > cap:
             pieces.append(current)
             current = sentence
@@ -64,6 +72,11 @@ def _split_long(text: str, cap: int = MAX_CHARS) -> list[str]:
         else:
             pieces.append(current)
     return pieces
+
+
+def _join_lines(text: str) -> str:
+    """Lines joined by one space, the spacing around each line break and blank lines gone."""
+    return " ".join(part for part in (line.strip() for line in text.split("\n")) if part)
 
 
 def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
@@ -87,7 +100,8 @@ def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
         if block_kind == "code":
             pieces = [text[i : i + MAX_CHARS] for i in range(0, len(text), MAX_CHARS)]
         else:
-            flat = text if block_kind == "table" else re.sub(r"\s*\n\s*", " ", text)
+            # not re.sub(r"\s*\n\s*", " "): that pattern is quadratic in a run of spaces
+            flat = text if block_kind == "table" else _join_lines(text)
             pieces = _split_long(flat)
         for piece in pieces:
             chunks.append(Chunk(len(chunks), heading_path(), piece, block_line))
@@ -106,13 +120,13 @@ def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
             fence, block_kind, block_line = fm.group(1), "code", line_no
             block.append(line)
             continue
-        hm = _HEADING_RE.match(line)
+        hm = atx_heading(line, empty=True) if line.startswith("#") else None
         if hm:
             flush()
-            level = len(hm.group(1))
+            level = hm[0]
             while headings and headings[-1][0] >= level:
                 headings.pop()
-            headings.append((level, hm.group(2).strip()))
+            headings.append((level, hm[1].strip()))
             continue
         if not line.strip():
             if block_kind != "list":

@@ -55,24 +55,68 @@ class ParsedNote:
     warnings: list[str] = field(default_factory=list)
 
 
+# Every pattern here must run in time linear in the line: a note is hostile input
+# (a line of 200,000 unclosed "[[" once took minutes). No pattern may rescan what an
+# earlier start already scanned: each bracket run stops at the next bracket, and what
+# cannot be said that way (headings, code spans, link targets) is done in Python.
 _FENCE_RE = re.compile(r"^(```|~~~)")
-_INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_BACKTICKS_RE = re.compile(r"`+")
 _WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-# [text](target.md) links to local notes; Obsidian resolves these too.
-_MDLINK_RE = re.compile(r"(!?)\[[^\]\n]*\]\(<?([^)\s>]+\.md)(#[^)\s>]*)?>?\)")
+# [text](target.md) links to local notes; Obsidian resolves these too. The text holds no
+# bracket and the target no "(", so a run of "[t](" never rescans the rest of the line;
+# splitting the target from its "#heading" and checking ".md" is done in _markdown_target.
+_MDLINK_RE = re.compile(r"(!?)\[[^\[\]\n]*\]\(<?([^()\s>]+)>?\)")
 _TAG_RE = re.compile(r"(?<![\w/&#\]\)`])#([\w\-/]*[^\W\d][\w\-/]*)", re.UNICODE)
-_H1_RE = re.compile(r"^#\s+(.+?)\s*#*\s*$")
+_ATX_OPEN_RE = re.compile(r"(#{1,6})(\s+)")
+#: Frontmatter expanding to more values than this (plus its length) is refused: YAML
+#: aliases can make a few lines stand for billions of values ("billion laughs").
+_FRONTMATTER_SLACK = 10_000
+#: Deeper nesting than this is refused before Python's recursion limit is reached.
+_FRONTMATTER_DEPTH = 100
 
 
-def _json_safe(value: Any) -> Any:
-    """YAML gives dates and datetimes; keep frontmatter JSON-representable."""
+class _TooLarge(Exception):
+    pass
+
+
+def _json_safe(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
+    """YAML gives dates and datetimes; keep frontmatter JSON-representable.
+
+    ``budget`` is the number of values still allowed (one item list, shared down the
+    recursion): aliases are expanded here, so without it a ten-line frontmatter could
+    take minutes and gigabytes.
+    """
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > _FRONTMATTER_DEPTH:
+            raise _TooLarge
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
+        return {str(k): _json_safe(v, budget, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
+        return [_json_safe(v, budget, depth + 1) for v in value]
     return value
+
+
+def atx_heading(line: str, *, empty: bool = False) -> tuple[int, str] | None:
+    """``(level, text)`` of an ATX heading line (``## Text ##``), else None.
+
+    What ``^(#{1,6})\\s+(.+?)\\s*#*\\s*$`` matches (``(.*?)`` with ``empty``), in
+    linear time: that pattern is cubic on a heading with a long run of spaces or ``#``.
+    ``text`` keeps its inner spacing; trailing spaces and a closing run of ``#`` are cut.
+    """
+    m = _ATX_OPEN_RE.match(line)
+    if m is None:
+        return None
+    rest = line[m.end() :]
+    if not rest:
+        if empty:
+            return len(m.group(1)), ""
+        # the pattern lends the text one character of the spacing when there are two
+        return (len(m.group(1)), m.group(2)[-1]) if len(m.group(2)) > 1 else None
+    core = rest.rstrip().rstrip("#").rstrip()
+    return len(m.group(1)), rest[: len(core) if empty else max(1, len(core))]
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
@@ -134,8 +178,39 @@ def mask_code(body: str) -> str:
             in_fence = m.group(1)
             out.append(" " * len(line))
             continue
-        out.append(_INLINE_CODE_RE.sub(lambda mm: " " * len(mm.group(0)), line))
+        out.append(_mask_spans(line) if "`" in line else line)
     return "\n".join(out)
+
+
+def _mask_spans(line: str) -> str:
+    """Blank inline code spans: a run of backticks opens one, the next run as long closes it.
+
+    A run with no partner of its length is plain text. Runs are paired through a table of
+    each run's next partner, so a line of unmatched runs costs one pass, not one per run.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(line)]
+    partner: list[int | None] = [None] * len(runs)
+    last: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        width = runs[i][1] - runs[i][0]
+        partner[i] = last.get(width)
+        last[width] = i
+    pieces: list[str] = []
+    done = 0
+    i = 0
+    while i < len(runs):
+        j = partner[i]
+        if j is None:
+            i += 1
+            continue
+        start, end = runs[i][0], runs[j][1]
+        pieces += [line[done:start], " " * (end - start)]
+        done = end
+        i = j + 1
+    if not pieces:
+        return line
+    pieces.append(line[done:])
+    return "".join(pieces)
 
 
 def parse_wikilink(inner: str, embed: bool = False, line: int = 0) -> Wikilink:
@@ -162,10 +237,10 @@ def extract_links(masked_body: str, first_line: int = 1) -> list[Wikilink]:
             if link.target or link.heading:
                 links.append(link)
         for m in _MDLINK_RE.finditer(line):
-            target = m.group(2)
-            if "://" in target:
+            split = _markdown_target(m.group(2))
+            if split is None:
                 continue
-            heading = (m.group(3) or "#")[1:] or None
+            target, heading = split
             links.append(
                 Wikilink(
                     target=target.replace("%20", " "),
@@ -175,6 +250,23 @@ def extract_links(masked_body: str, first_line: int = 1) -> list[Wikilink]:
                 )
             )
     return links
+
+
+def _markdown_target(written: str) -> tuple[str, str | None] | None:
+    """``notes/a.md#Part`` -> ``("notes/a.md", "Part")``; None for a URL or a non-note.
+
+    The target is the longest start ending in ``.md`` that the end of the text or a
+    ``#`` follows (what the old pattern's backtracking found, in one pass).
+    """
+    if "://" in written:
+        return None
+    end = len(written)
+    while end > 0:
+        if written.endswith(".md", 0, end) and end > 3:
+            heading = written[end + 1 :] if end < len(written) else ""
+            return written[:end], heading or None
+        end = written.rfind("#", 0, end)
+    return None
 
 
 @dataclass(frozen=True)
@@ -205,14 +297,14 @@ def link_spans(body: str) -> list[LinkSpan]:
             written = m.group(2).partition("|")[0].partition("#")[0]
             spans.append(LinkSpan(index, m.start(2), m.start(2) + len(written), link, False))
         for m in _MDLINK_RE.finditer(line):
-            target = m.group(2)
-            if "://" in target:
+            split = _markdown_target(m.group(2))
+            if split is None:
                 continue
-            heading = (m.group(3) or "#")[1:] or None
+            target, heading = split
             link = Wikilink(
                 target.replace("%20", " "), heading, embed=bool(m.group(1)), line=index + 1
             )
-            spans.append(LinkSpan(index, m.start(2), m.end(2), link, True))
+            spans.append(LinkSpan(index, m.start(2), m.start(2) + len(target), link, True))
     return sorted(spans, key=lambda s: (s.line, s.start))
 
 
@@ -246,7 +338,13 @@ def parse_note(text: str, path: str = "") -> ParsedNote:
             warnings.append(f"malformed frontmatter at {where}: {problem}; read as body text")
         else:
             if isinstance(loaded, dict):
-                frontmatter = _json_safe(loaded)
+                try:
+                    frontmatter = _json_safe(loaded, [len(fm_text) + _FRONTMATTER_SLACK])
+                except _TooLarge:
+                    warnings.append(
+                        "frontmatter expands to too many values (YAML aliases) or nests "
+                        f"deeper than {_FRONTMATTER_DEPTH} levels; ignored"
+                    )
             elif loaded is not None:
                 warnings.append("frontmatter is not a mapping of keys to values; ignored")
     masked = mask_code(body)
@@ -266,10 +364,11 @@ def parse_note(text: str, path: str = "") -> ParsedNote:
         titled = False  # `title: ""` says the note has no title (records, turns, logs)
     elif not title:
         for line in masked.split("\n"):
-            m = _H1_RE.match(line)
-            if m:
-                title = m.group(1).strip()
-                break
+            if line.startswith("#"):
+                heading = atx_heading(line)
+                if heading is not None and heading[0] == 1:
+                    title = heading[1].strip()
+                    break
     if not title:
         title = PurePosixPath(path).stem if path else "untitled"
     return ParsedNote(
@@ -297,6 +396,7 @@ __all__ = [
     "LinkSpan",
     "ParsedNote",
     "Wikilink",
+    "atx_heading",
     "extract_links",
     "extract_tags",
     "link_spans",

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -179,16 +178,17 @@ def test_a_source_with_only_a_heading_extracts_nothing_but_says_so() -> None:
 
 
 @pytest.mark.parametrize("chars", [300_000])
-def test_a_hundred_pages_of_text_extract_in_a_few_seconds(chars: int) -> None:
+def test_a_hundred_pages_of_text_extract_to_at_most_thirty_pages_with_a_summary(
+    chars: int,
+) -> None:
+    # how long it takes is measured in bench/bench_hostile.py, not asserted here
     base = " ".join(
         read_source(CORPUS / n).text for n in ("01-kestrel-overview.md", "07-hollis-analytics.md")
     )
     text = (base + "\n\n") * (chars // len(base) + 1)
-    doc = read_text_source(text[:chars], format="text")
-    start = time.perf_counter()
-    ex = extract_offline(doc)
-    assert time.perf_counter() - start < 5
-    assert len(ex.pages) <= 30
+    ex = extract_offline(read_text_source(text[:chars], format="text"))
+    assert 0 < len(ex.pages) <= 30
+    assert ex.summary
 
 
 BRIDGE = """# The Marlow Bridge

@@ -8,10 +8,12 @@ import pytest
 from pdfgen import make_pdf, make_text_pdf
 from pypdf import PdfReader, PdfWriter
 
+from hostile_inputs import bounded
 from mnemex.ingest.model import SourceDoc
 from mnemex.ingest.readers import (
     ReadFailure,
     SourceReadError,
+    read_bytes,
     read_source,
     read_sources,
     read_text_source,
@@ -353,3 +355,71 @@ def test_an_html_titles_site_name_is_dropped_only_when_the_page_says_so(tmp_path
         path = tmp_path / name
         path.write_text(f"<html><head>{head}</head><body>{body.format(h1=h1)}</body></html>")
         assert read_source(path).title == expected, name
+
+
+def test_hostile_html_is_read_or_refused_in_linear_time_and_the_rest_of_the_folder_is_read(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "drop"
+    folder.mkdir()
+    (folder / "a-good.html").write_text(
+        "<html><head><title>Barges</title></head><body><article><p>River barges carried "
+        "grain past the old mill every spring, and the millers kept the records.</p>"
+        "</article></body></html>",
+        encoding="utf-8",
+    )
+    # a million attributes on one tag: libxml2 compares each with every earlier one
+    (folder / "b-attributes.html").write_text(
+        "<html><body><p " + " ".join(f"a{i}" for i in range(1_000_000)) + ">x</p></body></html>",
+        encoding="utf-8",
+    )
+    # 120,000 elements: main-text extraction grows faster than the page (minutes here)
+    (folder / "c-elements.html").write_text(
+        "<html><body><article>"
+        + "".join(
+            f"<p>Line {i} on <a href='/w/{i}'>page {i}</a> <b>b</b>.</p>" for i in range(30_000)
+        )
+        + "</article></body></html>",
+        encoding="utf-8",
+    )
+    # half a million "<a" with no ">" after them: Python's HTMLParser is quadratic on it
+    (folder / "d-open-tags.html").write_text("<p>Open tags follow.</p>" + "<a" * 500_000)
+    results = bounded(
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from mnemex.ingest.readers import ReadFailure, read_sources\n"
+        "out = []\n"
+        f"for item in read_sources(Path({str(folder)!r})):\n"
+        "    if isinstance(item, ReadFailure):\n"
+        "        out.append([Path(item.path).name, 'failed', item.reason])\n"
+        "    else:\n"
+        "        out.append([Path(item.path).name, len(item.text), item.warnings])\n"
+        "print(json.dumps(out))\n"
+    )
+    by_name = {name: rest for name, *rest in results}
+    assert list(by_name) == [
+        "a-good.html",
+        "b-attributes.html",
+        "c-elements.html",
+        "d-open-tags.html",
+    ]
+    assert by_name["a-good.html"][0] > 50 and by_name["a-good.html"][1] == []
+    failed, reason = by_name["b-attributes.html"]
+    assert failed == "failed" and "1,000,000 attributes" in reason and "pathological" in reason
+    chars, warns = by_name["c-elements.html"]
+    assert chars > 500_000 and "too large for main-text extraction" in warns[0]
+    chars, _ = by_name["d-open-tags.html"]
+    assert chars >= len("<a") * 500_000  # the stray "<a" are text, as a browser shows them
+
+
+def test_markup_tidying_keeps_tags_json_ld_and_text_and_drops_what_a_parser_chokes_on() -> None:
+    doc = read_bytes(
+        b'<html><head><script type="application/ld+json">{"headline": "Barges </b> ok"}'
+        b"</script><!-- a comment --><style>p { color: red }</style></head><body><article>"
+        b"<p>a < b and <i>c</i> is 3 > 2, carried by river barges every spring.</p>"
+        b"</article></body></html>",
+        path="x.html",
+        format="html",
+    )
+    assert doc.title == "Barges </b> ok"
+    assert "a < b and *c* is 3 > 2" in doc.text and "comment" not in doc.text

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 import unicodedata
 from pathlib import Path
@@ -281,3 +282,27 @@ def test_plans_live_machine_locally(linked: Path | Brain) -> None:
     assert isinstance(linked, Brain)
     plan = delete_page(linked, "notes/ada")
     assert (linked.vault.root / ".mnemex" / "plans" / f"{plan['plan_id']}.json").is_file()
+
+
+def test_section_lookups_on_a_heading_of_spaces_finish_with_the_right_result() -> None:
+    # '^(#{1,6})\s+(.*?)\s*#*\s*$' was cubic on such a line: 2,000 spaces took 23 s
+    sys.path.insert(0, str(Path(__file__).parent))
+    from hostile_inputs import bounded
+
+    found = bounded(
+        r"""
+import json
+from mnemex.health.edits import split_sections
+from mnemex.ingest.render import _find_section
+from mnemex.notes import select_section
+from mnemex.pages import _append_text
+line = "## a" + " " * 100_000 + "x"
+body = "# T\n\n" + line + "\n- item\n"
+_, sections = split_sections(body)
+start, _ = _find_section(body.split("\n"), "b")
+under = select_section(body, "a" + " " * 100_000 + "x")
+added = _append_text(body, "- more", "a" + " " * 100_000 + "x")
+print(json.dumps([len(sections), start is None, under.endswith("- item\n"), added.count("- more")]))
+"""
+    )
+    assert found == [1, True, True, 1]

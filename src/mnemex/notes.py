@@ -7,7 +7,6 @@ and their own functions; these refuse them (see :data:`mnemex.vault.PROTECTED_FO
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +14,7 @@ from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, VaultError, WriteConflict
 from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
 from mnemex.vault import check_name, parse_note, render_note, slugify
+from mnemex.vault.markdown import atx_heading
 
 #: note kind -> folder (``{domain}`` is filled in); "note" is the user's own notes.
 NOTE_KINDS = {
@@ -95,9 +95,6 @@ def add_note(
     return AddedNote(clean, outcome, digest)
 
 
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-
-
 def select_section(body: str, heading: str) -> str:
     """The part of ``body`` under ``heading`` (case-insensitive), up to the next heading
     of the same or a higher level.
@@ -109,13 +106,13 @@ def select_section(body: str, heading: str) -> str:
     found: list[str] = []
     start = level = None
     for i, line in enumerate(lines):
-        m = _HEADING_RE.match(line)
+        m = atx_heading(line, empty=True)
         if not m:
             continue
-        found.append(m.group(2))
-        if start is None and m.group(2).strip().lower() == heading.strip().lower():
-            start, level = i, len(m.group(1))
-        elif start is not None and level is not None and len(m.group(1)) <= level:
+        found.append(m[1])
+        if start is None and m[1].strip().lower() == heading.strip().lower():
+            start, level = i, m[0]
+        elif start is not None and level is not None and m[0] <= level:
             return "\n".join(lines[start:i]).strip() + "\n"
     if start is None:
         listed = "; ".join(found) or "none"

@@ -22,7 +22,6 @@ next read sees it.
 from __future__ import annotations
 
 import datetime as dt
-import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -44,7 +43,7 @@ from mnemex.vault import (
     retarget,
     table_rows,
 )
-from mnemex.vault.markdown import link_spans, split_frontmatter
+from mnemex.vault.markdown import atx_heading, link_spans, split_frontmatter
 from mnemex.vault.preserve import BOM, set_frontmatter_key
 
 #: A page is a page, not a data dump; larger content should be split into several pages.
@@ -54,7 +53,6 @@ MAX_PAGE_CHARS = 200_000
 KEY_ORDER = ("type", "title", "entity_type", "aliases", "tags", "created", "updated", "sources")
 
 _TYPE_BY_FOLDER = {"entities": "entity", "concepts": "concept", "summaries": "summary"}
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LISTED = 50  # how many files and links a plan lists by name
 
 
@@ -251,12 +249,12 @@ def _append_text(body: str, addition: str, section: str | None) -> str:
     wanted = _norm_heading(section)
     start = level = None
     for i, line in enumerate(lines):
-        m = _HEADING_RE.match(line)
+        m = atx_heading(line, empty=True)
         if not m:
             continue
-        if start is None and _norm_heading(m.group(2)) == wanted:
-            start, level = i, len(m.group(1))
-        elif start is not None and level is not None and len(m.group(1)) <= level:
+        if start is None and _norm_heading(m[1]) == wanted:
+            start, level = i, m[0]
+        elif start is not None and level is not None and m[0] <= level:
             end = i
             while end > start + 1 and not lines[end - 1].strip():
                 end -= 1

@@ -7,16 +7,13 @@ heading, its alias and its embed mark, and a merge only adds.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
 from mnemex.vault import parse_note, plain, render_note, restyle, retarget, table_rows
-from mnemex.vault.markdown import link_spans, mask_code, split_frontmatter
-
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+from mnemex.vault.markdown import atx_heading, link_spans, mask_code, split_frontmatter
 
 
 def repoint(
@@ -73,9 +70,9 @@ def split_sections(body: str) -> tuple[list[str], list[Section]]:
     lead: list[str] = []
     sections: list[Section] = []
     for line, masked in zip(body.split("\n"), mask_code(body).split("\n"), strict=True):
-        m = _HEADING_RE.match(masked)
-        if m and len(m.group(1)) == 2:
-            sections.append(Section(m.group(2), line))
+        m = atx_heading(masked, empty=True)
+        if m and m[0] == 2:
+            sections.append(Section(m[1], line))
         elif sections:
             sections[-1].lines.append(line)
         else:
@@ -193,8 +190,8 @@ def merge_pages(keep_text: str, keep_path: str, gone_text: str, gone_path: str, 
 
 
 def _is_title(line: str, title: str) -> bool:
-    m = _HEADING_RE.match(line)
-    return bool(m and len(m.group(1)) == 1 and _norm(m.group(2)) == _norm(title))
+    m = atx_heading(line, empty=True)
+    return bool(m and m[0] == 1 and _norm(m[1]) == _norm(title))
 
 
 __all__ = ["Section", "add_to_section", "join_sections", "merge_pages", "repoint", "split_sections"]

@@ -34,7 +34,7 @@ from pypdf.errors import PdfReadError
 from mnemex.errors import MnemexError
 from mnemex.ingest.model import SourceDoc
 from mnemex.sanitise import escape, strip
-from mnemex.vault.markdown import split_frontmatter
+from mnemex.vault.markdown import atx_heading, split_frontmatter
 
 #: Refuse anything larger: a source is read whole into memory and into the vault.
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
@@ -65,7 +65,6 @@ _SNIFF_BYTES = 8192
 _MAX_CONTROL_SHARE = 0.05
 _ISO_DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _PDF_DATE_RE = re.compile(r"D:(\d{4})(\d{2})(\d{2})")
-_HEADING_RE = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _LINE_HYPHEN_RE = re.compile(r"([A-Za-z]{2,})-[ \t]*\n[ \t]*([a-z]{2,})")
 _TOOL_TITLE_RE = re.compile(
     r"^(Microsoft \w+ - )|\.(docx?|odt|pdf|tex|rtf|pages|indd)$|^untitled$", re.I
@@ -278,8 +277,8 @@ def _read_markdown(text: str, raw: bytes, path: str) -> SourceDoc:
         except yaml.YAMLError:
             warns.append(f"{path}: frontmatter is not valid YAML; read as body")
             body = text
-    heading = _HEADING_RE.search(body)
-    title = _meta_str(meta.get("title")) or (heading.group(1) if heading else "")
+    heading = next((h for h in map(atx_heading, body.split("\n")) if h), None)
+    title = _meta_str(meta.get("title")) or (heading[1] if heading else "")
     doc = _new_doc(raw, path, "markdown", title, body)
     doc.author = _meta_str(meta.get("author") or meta.get("authors"))
     doc.date = _iso_date(meta.get("date") or meta.get("published"))

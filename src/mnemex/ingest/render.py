@@ -15,12 +15,11 @@ from typing import Any
 import yaml
 
 from mnemex.sanitise import escape, strip
-from mnemex.vault.markdown import split_frontmatter
+from mnemex.vault.markdown import atx_heading, split_frontmatter
 
 #: The sections mnemex writes on entity and concept pages, in order.
 PAGE_SECTIONS = ("Key points", "Related", "Sources")
 
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SPACE_RE = re.compile(r"\s+")
 
 
@@ -57,10 +56,10 @@ def _norm(line: str) -> str:
 
 
 def _section_name(line: str) -> str | None:
-    match = _HEADING_RE.match(line)
-    if match is None or len(match.group(1)) != 2:
+    match = atx_heading(line, empty=True)
+    if match is None or match[0] != 2:
         return None
-    return match.group(2).replace("—", "-").replace("–", "-").casefold()
+    return match[1].replace("—", "-").replace("–", "-").casefold()
 
 
 def new_body(title: str, lead: str, sections: Mapping[str, list[str] | str]) -> str:
@@ -114,8 +113,8 @@ def merge_body(body: str, lead: str, sections: dict[str, list[str]]) -> str:
 def _find_section(lines: list[str], name: str) -> tuple[int | None, int]:
     start: int | None = None
     for index, line in enumerate(lines):
-        heading = _HEADING_RE.match(line)
-        if start is not None and heading is not None and len(heading.group(1)) <= 2:
+        heading = atx_heading(line, empty=True)
+        if start is not None and heading is not None and heading[0] <= 2:
             return start, index
         if start is None and _section_name(line) == name:
             start = index

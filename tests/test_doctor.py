@@ -103,3 +103,17 @@ def test_a_server_that_exits_fails_the_probe_with_its_last_words() -> None:
 def test_a_server_that_never_answers_fails_the_probe_at_its_timeout() -> None:
     with pytest.raises(ServerProbeFailed, match="within 1 s"):
         probe_stdio_server(sys.executable, ["-c", "import time; time.sleep(60)"], timeout=1)
+
+
+def test_a_changed_note_is_stale_even_beside_a_symlink_the_index_leaves_out(
+    root: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\n\nnot the vault's\n", encoding="utf-8")
+    (root / "notes" / "link.md").symlink_to(outside)
+    _doctor(root)  # indexed; the symlink is listed as left out
+    write(root, "notes/plan.md", "# Plan\n\nShip the importer next week instead.\n")
+    with Brain(Vault(root), embedder=HashingEmbedder()) as brain:
+        data = diagnose(brain, load_embedder=False, probe_clients=False)
+    check = _checks(data)["index"]
+    assert check["status"] == "warn" and check["detail"].startswith("1 file(s) changed")

@@ -62,17 +62,20 @@ def diagnose(
     backend = brain.backend
     stats = backend.stats()
     states = backend.note_states()
+    # a file sync refused (unreadable, too big) is never in the index: not drift
+    problems = backend.problems()
+    refused = {p for p, reason in problems if not reason.startswith("warning:")}
+    unindexable = sum(1 for _, reason in problems if not reason.startswith("warning:"))
     stale = 0
     files = 0
     for entry in vault.iter_files():
         files += 1
         state = states.pop(entry.rel, None)
+        if entry.rel in refused and state is None:
+            continue
         if state is None or state.mtime_ns != entry.mtime_ns or state.size != entry.size:
             stale += 1
     stale += len(states)  # indexed notes whose files are gone
-    problems = backend.problems()
-    unindexable = sum(1 for _, reason in problems if not reason.startswith("warning:"))
-    stale = max(0, stale - unindexable)
     if stats["notes"] == 0 and files:
         checks.append(
             Check("index", "fail", f"empty, but the vault has {files} notes: run `mnemex index`")

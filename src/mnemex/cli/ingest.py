@@ -2,7 +2,7 @@
 
 ``--preview`` prints the plan (pages to create, pages to update with a diff,
 possible duplicates, estimated cost) and writes nothing; without it the plan
-is applied as one git commit, the index is synced and the six counts are
+is applied as one git commit, the index is synced and the counts are
 printed. The CLI reads any path the user names (the MCP tool reads only inside
 the vault); a file in the vault's ``inbox/`` is moved into the wiki, any other
 file is left where it is.
@@ -91,8 +91,8 @@ def ingest(
     cost is estimated first and needs --yes above confirm_above_usd. A preview's
     extraction is kept in .mnemex/ingest/extractions/, so the apply after it calls no
     model and writes the pages the preview showed. The index is
-    synced after applying (--no-index to skip). --json prints the plan with the six
-    counts (created, updated, unchanged, skipped, refused, failed), problems and
+    synced after applying (--no-index to skip). --json prints the plan with the
+    counts (created, updated, deleted, unchanged, skipped, refused, failed), problems and
     warnings at the top level.
     """
     from mnemex.ingest.run import ingest_path

@@ -34,7 +34,7 @@ ProgressFactory = Callable[[int, str], Callable[[int], None]]
 
 @dataclass
 class SyncResult:
-    """What one sync did: the six counts plus index-specific ones."""
+    """What one sync did: the counts plus index-specific ones."""
 
     report: Report = field(default_factory=Report)
     removed: int = 0

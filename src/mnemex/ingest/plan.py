@@ -166,7 +166,7 @@ class IngestPlan:
     def to_dict(self, diffs: bool = True) -> dict[str, Any]:
         """The preview: sources, files to create, files to update (with diffs), duplicates.
 
-        The six counts, ``problems`` and ``warnings`` are at the top level, as every
+        The counts, ``problems`` and ``warnings`` are at the top level, as every
         changing command reports them (the skipped files and their reasons are in
         ``problems["skipped"]``), and again under ``report``.
         """

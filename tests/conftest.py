@@ -54,6 +54,17 @@ def brain(vault_dir: Path) -> Iterator[Brain]:
         yield b
 
 
+@pytest.fixture(params=[0o022, 0o077], ids=["umask022", "umask077"])
+def umask(request: pytest.FixtureRequest) -> Iterator[int]:
+    """The process umask for one test, set to a usual (022) and a strict (077) value."""
+    value = int(request.param)
+    old = os.umask(value)
+    try:
+        yield value
+    finally:
+        os.umask(old)
+
+
 @pytest.fixture(scope="session")
 def minilm() -> object:
     from mnemex.embed.minilm import MiniLMEmbedder

@@ -3,9 +3,7 @@ its frontmatter's other lines, and the text its links show."""
 
 from __future__ import annotations
 
-import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,16 +18,6 @@ STAMP = "2030-01-02T03:04:05+00:00"
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pages, "now_iso", lambda: STAMP)
-
-
-@pytest.fixture(params=[0o022, 0o077], ids=["umask022", "umask077"])
-def umask(request: pytest.FixtureRequest) -> Iterator[int]:
-    value = int(request.param)
-    old = os.umask(value)
-    try:
-        yield value
-    finally:
-        os.umask(old)
 
 
 def put(brain: Brain, rel: str, data: bytes, mode: int | None = None) -> Path:

@@ -3,9 +3,7 @@ newline and untouched bytes, and the text each re-pointed link shows."""
 
 from __future__ import annotations
 
-import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,16 +15,6 @@ from mnemex.health import Issue, fix_issue, scan
 from mnemex.vault import init_vault
 
 HOST = "notes/host.md"
-
-
-@pytest.fixture(params=[0o022, 0o077], ids=["umask022", "umask077"])
-def umask(request: pytest.FixtureRequest) -> Iterator[int]:
-    value = int(request.param)
-    old = os.umask(value)
-    try:
-        yield value
-    finally:
-        os.umask(old)
 
 
 def _issue(brain: Brain, kind: str, **match: object) -> Issue:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,16 +10,6 @@ from test_plan_support import git_vault, interview, open_brain, overview
 
 from mnemex.ingest.apply import apply_plan
 from mnemex.ingest.plan import Planner
-
-
-@pytest.fixture(params=[0o022, 0o077], ids=["umask022", "umask077"])
-def umask(request: pytest.FixtureRequest) -> Iterator[int]:
-    value = int(request.param)
-    old = os.umask(value)
-    try:
-        yield value
-    finally:
-        os.umask(old)
 
 
 def _mode(path: Path) -> int:

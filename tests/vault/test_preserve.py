@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,6 @@ import pytest
 from mnemex.vault import Vault, atomic_write, plain, restyle, retarget, write_temp
 from mnemex.vault.markdown import link_spans
 from mnemex.vault.preserve import link_display, set_frontmatter_key, table_rows
-
-
-@pytest.fixture(params=[0o022, 0o077], ids=["umask022", "umask077"])
-def umask(request: pytest.FixtureRequest) -> Iterator[int]:
-    value = int(request.param)
-    old = os.umask(value)
-    try:
-        yield value
-    finally:
-        os.umask(old)
 
 
 def mode_of(path: Path) -> int:

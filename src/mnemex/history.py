@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import secrets
 import signal
 import subprocess
@@ -47,7 +46,7 @@ from pathlib import Path, PurePosixPath
 from mnemex.errors import VaultError
 from mnemex.machine import machine_name
 from mnemex.vault import LOCAL_DIR, Vault, placement
-from mnemex.vault.vault import register_change_hook
+from mnemex.vault.vault import is_temporary_of, register_change_hook
 
 #: How long to wait out a git index.lock held by someone else (a person's git, an IDE).
 INDEX_LOCK_WAIT_SECONDS = 10.0
@@ -60,8 +59,6 @@ RECOVER = "recover"
 BASELINE_TRAILER = "Mnemex-Baseline: checked"
 #: ``.mnemex/intents/<id>.jsonl``: the paths a live session is about to write.
 INTENTS_DIR = "intents"
-#: ``vault.atomic_write``'s temporary names (``tempfile.mkstemp``: 8 random characters).
-_TEMP_NAME = r"^\.{name}\.[a-z0-9_]{{8}}\.tmp$"
 
 
 @dataclass(frozen=True)
@@ -388,13 +385,12 @@ def _remove_temporaries(vault: Vault, paths: Sequence[str]) -> int:
         if not parts or ".." in parts or parts[0] == ".git":
             continue
         target = vault.root / rel
-        pattern = re.compile(_TEMP_NAME.format(name=re.escape(target.name)))
         try:
             entries = list(os.scandir(target.parent))
         except OSError:
             continue
         for entry in entries:
-            if pattern.match(entry.name) and entry.is_file(follow_symlinks=False):
+            if is_temporary_of(entry.name, target.name) and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(entry.path)
                     removed += 1
@@ -419,11 +415,7 @@ def crash_point(point: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _change_hook(vault: Vault, paths: Sequence[str]) -> None:
-    before_change(vault, paths)
-
-
-register_change_hook(_change_hook)
+register_change_hook(before_change)
 
 
 def _run(vault: Vault, args: list[str], env: dict[str, str], check: bool = False) -> str:

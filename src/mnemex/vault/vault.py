@@ -428,11 +428,29 @@ def write_temp(path: Path, data: bytes, *, mode: int | None = None) -> str:
     return tmp
 
 
+def is_temporary_of(name: str, target: str) -> bool:
+    """Whether the file ``name`` is one of :func:`write_temp`'s temporaries for ``target``.
+
+    A killed writer leaves such files; only names of exactly this shape may be removed.
+    """
+    prefix, suffix = f".{target}.", ".tmp"
+    token = name[len(prefix) : -len(suffix)] if name.startswith(prefix) else ""
+    return name.endswith(suffix) and len(token) == _TOKEN_HEX and _is_hex(token)
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)
+
+
+#: Length of the random part of a temporary's name (``secrets.token_hex(4)``).
+_TOKEN_HEX = 8
+
+
 def _create_beside(path: Path, perms: int) -> tuple[int, str]:
     # tempfile.mkstemp always makes 0600; os.open lets the umask decide, as open() does
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(_TOKEN_HEX // 2)}.tmp")
         try:
             return os.open(tmp, flags, perms), tmp
         except FileExistsError:
@@ -446,6 +464,7 @@ __all__ = [
     "NoteText",
     "Vault",
     "atomic_write",
+    "is_temporary_of",
     "register_change_hook",
     "sha256_bytes",
     "sha256_text",

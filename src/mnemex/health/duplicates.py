@@ -1,6 +1,6 @@
-"""Duplicate pages: name variants, one thing under two types, near-duplicates by meaning.
+"""Duplicate pages: name variants, one thing under two types, copies, near-duplicates by meaning.
 
-Three sources, merged into one ranked, capped list of pairs, each explained:
+Five sources, merged into one ranked, capped list of pairs, each explained:
 
 - **names**: entity and concept pages of one domain whose file names, titles or
   aliases are equal once case, hyphens, plurals and honorifics are ignored;
@@ -12,6 +12,18 @@ Three sources, merged into one ranked, capped list of pairs, each explained:
   (:mod:`mnemex.health.distinct`): opposite qualifiers in the names, sentences
   both pages only quote.
 - **ingestion**: the grey-zone pairs ingestion recorded in ``health/``.
+- **note names**: a person's own notes (outside ``wiki/``) whose file names
+  slugify alike (``Sync changes.md``, ``sync-changes.md``); in two different
+  folders only when their texts are also :data:`NAME_TEXT_FLOOR` alike, since
+  a ``Tasks.md`` per project or a daily and a meeting note named by one date
+  are different notes.
+- **text**: two pages, at least one of them a person's note or a summary
+  (two entity or concept pages are left to the vectors, which tell a quote
+  from a copy), whose own text, once the lines three or more notes share are
+  left out, is 90% the same (:mod:`mnemex.health.copies`). Memories, working state and facts
+  are not compared: they are mnemex's records of sessions and decisions,
+  restating one another by design, and ``remember`` refuses a text already
+  remembered.
 
 Pages that only share a name are kept apart on purpose (vault format §4): two
 entities with different ``entity_type`` are never reported as duplicates.
@@ -25,12 +37,14 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
+from mnemex.health.copies import OwnTexts, find_copies, line_words, similarity
 from mnemex.health.distinct import PageTexts, judge_pair
 from mnemex.health.ids import Issue
 from mnemex.health.names import name_keys, why_same
 from mnemex.health.records import possible_duplicates
-from mnemex.health.scan import ScanContext, is_knowledge, register_checker
+from mnemex.health.scan import ScanContext, is_knowledge, is_page, register_checker
 from mnemex.health.view import NoteRow, content_rows, mean_vectors
+from mnemex.vault.layout import slugify
 
 #: How many nearest pages per page the vector check considers.
 TOP_K = 3
@@ -38,6 +52,8 @@ TOP_K = 3
 BLOCK = 2048
 #: A name shared by more pages than this is a common word, not a duplicate.
 MAX_GROUP = 6
+#: Notes named alike in two folders are duplicates only when this much of their text is alike.
+NAME_TEXT_FLOOR = 0.5
 
 
 def _kept_apart(a: NoteRow, b: NoteRow) -> bool:
@@ -100,6 +116,65 @@ def name_pairs(ctx: ScanContext) -> list[Issue]:
                 detail = f"names {na!r} and {nb!r} {why_same(na, nb)}"
             found[(pa, pb)] = _pair_issue(a, b, detail, 1.0, "names")
     return list(found.values())
+
+
+def _folder(note: NoteRow) -> str:
+    return note.path.rpartition("/")[0] or "the vault's top folder"
+
+
+def _words(ctx: ScanContext, note: NoteRow) -> list[str]:
+    text = ctx.body(note.path)
+    return [w for line in line_words(text) for w in line] if text is not None else []
+
+
+def note_name_pairs(ctx: ScanContext) -> list[Issue]:
+    """A person's notes whose file names slugify alike: in one folder always, in two folders
+    when their texts are also :data:`NAME_TEXT_FLOOR` alike."""
+    groups: dict[str, list[NoteRow]] = defaultdict(list)
+    for note in ctx.view.notes.values():
+        if note.kind == "notes" and is_page(note):
+            groups[slugify(note.stem)].append(note)
+    issues = []
+    for slug, members in sorted(groups.items()):
+        if len(members) < 2 or len(members) > MAX_GROUP:
+            continue
+        for a, b in combinations(sorted(members, key=lambda n: n.path), 2):
+            names = f"{a.stem!r} and {b.stem!r}" if a.stem != b.stem else f"both {a.stem!r}"
+            if _folder(a) == _folder(b):
+                detail = f"one note under two names: {names} (both {slug!r} as a slug)"
+            else:
+                ratio = similarity(_words(ctx, a), _words(ctx, b), NAME_TEXT_FLOOR)
+                if ratio < NAME_TEXT_FLOOR:
+                    continue
+                detail = (
+                    f"one note in two folders: {names} (both {slug!r} as a slug) in "
+                    f"{_folder(a)} and {_folder(b)}, {ratio:.0%} of their text alike"
+                )
+            issues.append(_pair_issue(a, b, detail, 1.0, "names"))
+    return issues
+
+
+def text_pairs(ctx: ScanContext) -> list[Issue]:
+    """Pages whose own texts are copies (:mod:`mnemex.health.copies`), whatever their names."""
+    pages = {n.path: n for n in ctx.view.notes.values() if is_page(n)}
+    lines = {}
+    for path in sorted(pages):
+        text = ctx.body(path)
+        if text is not None:
+            lines[path] = line_words(text)
+    own = OwnTexts.of(lines)
+    issues = []
+    for copy in find_copies(own, lines):
+        a, b = pages[copy.a], pages[copy.b]
+        # two entity/concept pages are the vector check's: it knows a sentence both quote
+        # from one source (distinct.py) from a copy, and word overlap does not
+        if is_knowledge(a) and is_knowledge(b):
+            continue
+        detail = f"{copy.ratio:.0%} of their text is the same"
+        if own.shared_lines[a.path] or own.shared_lines[b.path]:
+            detail += " once the lines three or more notes share (a template's) are left out"
+        issues.append(_pair_issue(a, b, detail, copy.ratio, "text"))
+    return issues
 
 
 def _candidates(matrix: npt.NDArray[np.float32], threshold: float) -> dict[tuple[int, int], float]:
@@ -171,9 +246,16 @@ def recorded_pairs(ctx: ScanContext) -> list[Issue]:
 
 @register_checker("duplicates", "pairs")
 def duplicates(ctx: ScanContext) -> list[Issue]:
-    """Every pair the three sources found, merged per pair, ranked, capped."""
+    """Every pair the five sources found, merged per pair, ranked, capped."""
     merged: dict[str, Issue] = {}
-    for issue in [*name_pairs(ctx), *recorded_pairs(ctx), *vector_pairs(ctx)]:
+    found = [
+        *name_pairs(ctx),
+        *note_name_pairs(ctx),
+        *recorded_pairs(ctx),
+        *vector_pairs(ctx),
+        *text_pairs(ctx),
+    ]
+    for issue in found:
         seen = merged.get(issue.id)
         if seen is None:
             merged[issue.id] = issue
@@ -186,4 +268,12 @@ def duplicates(ctx: ScanContext) -> list[Issue]:
     return ranked[: ctx.settings.max_duplicates]
 
 
-__all__ = ["duplicates", "name_pairs", "recorded_pairs", "vector_pairs"]
+__all__ = [
+    "NAME_TEXT_FLOOR",
+    "duplicates",
+    "name_pairs",
+    "note_name_pairs",
+    "recorded_pairs",
+    "text_pairs",
+    "vector_pairs",
+]

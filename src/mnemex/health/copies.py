@@ -122,6 +122,8 @@ def signatures(texts: list[list[str]]) -> npt.NDArray[np.uint32]:
     vocab: dict[str, int] = {}
     parts: list[npt.NDArray[np.uint64]] = []
     for words in texts:
+        if not words:
+            raise ValueError("an empty text has no MinHash signature")
         ids = np.fromiter(
             (vocab.setdefault(w, len(vocab)) for w in words), dtype=np.uint64, count=len(words)
         )

@@ -7,9 +7,10 @@ or more notes carry is template, not content, and is left out of every note;
 what remains is the note's own text. Two notes whose own words are at least
 :data:`TEXT_THRESHOLD` alike (difflib's ratio over words) are copies.
 
-The price of that rule: three or more copies of one text share all their
-lines, so nothing of their own is left and the text check cannot see them
-(their names still can).
+Files with the same text (every line alike) count once, so three exact copies
+of a note are still copies. The price of the rule: three or more copies of one
+text that each differ a little share most of their lines, so little of their
+own is left and the text check misses them (their names may still match).
 
 A note with fewer than :data:`MIN_WORDS` own words (a daily note with only its
 template and a date, a heading over a link) is too short to tell a copy from a
@@ -75,7 +76,8 @@ def line_words(text: str) -> list[list[str]]:
 
 @dataclass
 class OwnTexts:
-    """Each note's own words: its lines minus those :data:`SHARED_BY` or more notes carry."""
+    """Each note's own words: its lines minus those :data:`SHARED_BY` or more distinct texts
+    carry."""
 
     words: dict[str, list[str]]
     #: how many notes carried each left-out line at most, per note (for the report)
@@ -85,7 +87,8 @@ class OwnTexts:
     def of(cls, lines: Mapping[str, list[list[str]]]) -> OwnTexts:
         keyed = {path: [" ".join(w) for w in found] for path, found in lines.items()}
         counts: Counter[str] = Counter()
-        for keys in keyed.values():
+        # one text in several files is counted once: three exact copies are not a template
+        for keys in {tuple(keys) for keys in keyed.values()}:
             counts.update(set(keys))
         words: dict[str, list[str]] = {}
         shared: dict[str, int] = {}

@@ -60,15 +60,14 @@ MAX_BUCKET = 50
 _WORD_RE = re.compile(r"\w+")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 _SEED = 20261213  # fixed: the same vault gives the same candidates on every run
-_M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def line_words(text: str) -> list[list[str]]:
     """The body's non-empty lines as lower-case words (frontmatter and punctuation left out)."""
     _, body, _ = split_frontmatter(text)
     out = []
-    for line in body.splitlines():
-        found = _WORD_RE.findall(line.lower())
+    for line in body.lower().splitlines():
+        found = _WORD_RE.findall(line)
         if found:
             out.append(found)
     return out
@@ -105,7 +104,13 @@ class OwnTexts:
         return cls(words, shared)
 
     def long_enough(self, path: str) -> bool:
-        return sum(1 for w in self.words[path] if _LETTER_RE.search(w)) >= MIN_WORDS
+        count = 0
+        for word in self.words[path]:
+            if not word.isdecimal() and _LETTER_RE.search(word):
+                count += 1
+                if count >= MIN_WORDS:
+                    return True
+        return False
 
 
 def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
@@ -122,14 +127,13 @@ def signatures(texts: list[list[str]]) -> npt.NDArray[np.uint32]:
 
     A text of one word has that word as its only shingle; every text must have one.
     """
-    vocab: dict[str, int] = {}
+    if any(not words for words in texts):
+        raise ValueError("an empty text has no MinHash signature")
+    # word ids in order of first use: the same texts give the same ids on every run
+    vocab = {w: i for i, w in enumerate(dict.fromkeys(w for words in texts for w in words))}
     parts: list[npt.NDArray[np.uint64]] = []
     for words in texts:
-        if not words:
-            raise ValueError("an empty text has no MinHash signature")
-        ids = np.fromiter(
-            (vocab.setdefault(w, len(vocab)) for w in words), dtype=np.uint64, count=len(words)
-        )
+        ids = np.array(list(map(vocab.__getitem__, words)), dtype=np.uint64)
         parts.append(ids[:-1] * np.uint64(1 << 32) + ids[1:] if len(ids) > 1 else ids)
     sizes = np.array([len(p) for p in parts], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -142,7 +146,7 @@ def signatures(texts: list[list[str]]) -> npt.NDArray[np.uint32]:
         out = np.empty((len(texts), count), dtype=np.uint32)
         for k in range(count):
             # multiply-shift: the top 32 bits of a*x + b (mod 2**64) as the k-th permutation
-            hashed = ((shingles * mult[k] + add[k]) & _M64) >> np.uint64(32)
+            hashed = (shingles * mult[k] + add[k]) >> np.uint64(32)
             out[:, k] = np.minimum.reduceat(hashed, starts).astype(np.uint32)
     return out
 
@@ -158,13 +162,14 @@ def candidate_pairs(sigs: npt.NDArray[np.uint32]) -> set[tuple[int, int]]:
             cols = wide[:, band * ROWS : (band + 1) * ROWS]
             keys = _mix(cols[:, 0] ^ _mix(cols[:, 1] ^ _mix(cols[:, 2])))
             order = np.argsort(keys, kind="stable")
-            ordered = keys[order]
-            edges = np.flatnonzero(np.diff(ordered)) + 1
-            for group in np.split(order, edges):
-                if 2 <= len(group) <= MAX_BUCKET:
-                    members = sorted(group.tolist())
-                    for i, a in enumerate(members):
-                        found.update((a, b) for b in members[i + 1 :])
+            starts = np.flatnonzero(np.r_[True, np.diff(keys[order]) != 0])
+            sizes = np.diff(np.r_[starts, len(order)])
+            # only the buckets of two or more: looping over 10,000 singletons costs seconds
+            kept = (sizes >= 2) & (sizes <= MAX_BUCKET)
+            for start, size in zip(starts[kept].tolist(), sizes[kept].tolist(), strict=True):
+                members = sorted(order[start : start + size].tolist())
+                for i, a in enumerate(members):
+                    found.update((a, b) for b in members[i + 1 :])
     return {(a, b) for a, b in found if float(np.mean(sigs[a] == sigs[b])) >= MIN_AGREEMENT}
 
 

@@ -35,20 +35,21 @@ def _mode(path: Path) -> int:
 
 @pytest.fixture
 def formulas(tmp_path: Path) -> Path:
-    """A vault with `notes/Formulas.md`, linked loosely as `[[formulas]]` from a note that
-    has a BOM, CRLF endings and no final newline."""
+    """A vault with `notes/Euler Formulas.md`, linked loosely as `[[euler-formulas]]` from a
+    note that has a BOM, CRLF endings and no final newline."""
     root = tmp_path / "v"
     root.mkdir()
     (root / "mnemex.toml").write_text(
         settings_template("t").replace('name = "minilm"', 'name = "hashing"'), encoding="utf-8"
     )
     init_vault(root, git=True)
-    write(root, "notes/Formulas.md", "# Formulas\n## Intro\nEuler.\n")
+    write(root, "notes/Euler Formulas.md", "# Euler Formulas\n## Intro\nEuler.\n")
     (root / HOST).write_bytes(
         "\ufeff# Host\r\n"
-        "See [[formulas]], [[formulas#Intro]], [[formulas|the formulas]], ![[formulas]].\r\n"
-        "| link | note |\r\n|---|---|\r\n| [[formulas]] | cell |\r\n"
-        "Also [the list](notes/Formulas.md).\r\n"
+        "See [[euler-formulas]], [[euler-formulas#Intro]], [[euler-formulas|the formulas]], "
+        "![[euler-formulas]].\r\n"
+        "| link | note |\r\n|---|---|\r\n| [[euler-formulas]] | cell |\r\n"
+        "Also [the list](notes/Euler%20Formulas.md).\r\n"
         "End.".encode()
     )
     git(root, "add", "-A")
@@ -58,13 +59,13 @@ def formulas(tmp_path: Path) -> Path:
 
 def test_a_relink_keeps_the_text_each_link_shows_and_every_other_byte(formulas: Path) -> None:
     with open_brain(formulas) as brain:
-        _fix(brain, _issue(brain, "broken_links", target="formulas"))
+        _fix(brain, _issue(brain, "loose_links", target="euler-formulas"))
     assert (formulas / HOST).read_bytes() == (
         "\ufeff# Host\r\n"
-        "See [[Formulas|formulas]], [[Formulas#Intro|formulas > Intro]], "
-        "[[Formulas|the formulas]], ![[Formulas]].\r\n"
-        "| link | note |\r\n|---|---|\r\n| [[Formulas\\|formulas]] | cell |\r\n"
-        "Also [the list](notes/Formulas.md).\r\n"
+        "See [[Euler Formulas|euler-formulas]], [[Euler Formulas#Intro|euler-formulas > Intro]], "
+        "[[Euler Formulas|the formulas]], ![[Euler Formulas]].\r\n"
+        "| link | note |\r\n|---|---|\r\n| [[Euler Formulas\\|euler-formulas]] | cell |\r\n"
+        "Also [the list](notes/Euler%20Formulas.md).\r\n"
         "End."
     ).encode()
 
@@ -73,8 +74,8 @@ def test_a_relink_keeps_the_text_each_link_shows_and_every_other_byte(formulas: 
 def test_a_relink_keeps_the_notes_mode(formulas: Path, umask: int, existing: int) -> None:
     (formulas / HOST).chmod(existing)
     with open_brain(formulas) as brain:
-        _fix(brain, _issue(brain, "broken_links", target="formulas"))
-    assert "[[Formulas|formulas]]" in (formulas / HOST).read_text(encoding="utf-8")
+        _fix(brain, _issue(brain, "loose_links", target="euler-formulas"))
+    assert "[[Euler Formulas|euler-formulas]]" in (formulas / HOST).read_text(encoding="utf-8")
     assert _mode(formulas / HOST) == existing
 
 

@@ -108,9 +108,14 @@ def test_hostile_notes_parse_and_chunk_in_linear_time_with_the_right_result() ->
     assert all(r[2] >= 1 for name, r in results.items() if name not in headings)
 
 
-def test_an_unclosed_markdown_link_target_is_no_link_and_a_closed_one_keeps_its_heading() -> None:
+def test_a_markdown_link_names_a_file_with_its_heading_and_a_url_names_none() -> None:
     links = extract_links("[a](x.md#part) [b](<y z.md>) [c](w.md#h#i) [d](v.txt) [e](http://u.md)")
-    assert [(lk.target, lk.heading) for lk in links] == [("x.md", "part"), ("w.md", "h#i")]
+    assert [(lk.target, lk.heading) for lk in links] == [
+        ("x.md", "part"),
+        ("y z.md", None),
+        ("w.md", "h#i"),
+        ("v.txt", None),
+    ]
     assert extract_links("[t](" * 5 + "x.md)")[0].target == "x.md"
 
 

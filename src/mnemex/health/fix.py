@@ -42,6 +42,7 @@ _NO_FIX = {
     "stale": "a stale page needs a person (or a re-ingest) to bring it up to date",
     "broken_frontmatter": "broken frontmatter is fixed by hand: mnemex does not guess at YAML",
     "orphans": "this orphan cites no summary to link it from; link it from a related page",
+    "broken_anchors": "correct the #heading or #^block by hand, or remove it",
 }
 
 
@@ -200,6 +201,7 @@ def _plan_delete(brain: Brain, view: IndexView, issue: Issue, now: str) -> FixPl
 
 _PLANNERS = {
     "broken_links": _plan_broken_link,
+    "loose_links": _plan_broken_link,
     "duplicates": _plan_merge,
     "missing_backlinks": _plan_backlink,
     "empty_pages": _plan_delete,

@@ -18,6 +18,8 @@ from typing import Any, Literal, get_args
 #: Every kind a scan reports, in the order reports list them.
 Kind = Literal[
     "broken_links",
+    "loose_links",
+    "broken_anchors",
     "orphans",
     "duplicates",
     "stale",

@@ -1,18 +1,23 @@
-"""Link checks: broken links (with a suggested target), orphans, missing backlinks.
+"""Link checks: broken links (with a suggested target), loose links, orphans, missing backlinks.
 
 They read the links the index resolved with Obsidian's rule
-(:class:`~mnemex.vault.LinkResolver`). A link the resolver could not place is
-broken; its suggestion is the page a tolerant match finds (case, hyphens,
-plurals, honorifics, a wrong folder prefix, a title or an alias), and only when
-exactly one page matches: an ambiguous or absent match suggests nothing.
+(:class:`~mnemex.vault.LinkResolver`). A link that resolves to no note and no
+attachment (any other file of the vault) is broken; its suggestion is the page a
+tolerant match finds (case, hyphens, plurals, honorifics, a wrong folder prefix, a
+title or an alias), and only when exactly one page matches: an ambiguous or absent
+match suggests nothing. A link the index follows only by folding hyphens and spaces,
+which Obsidian does not do, is loose. Links in templates and template placeholders
+(``[[{{date}}]]``) are not checked.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import posixpath
 from collections import defaultdict
-from pathlib import PurePosixPath
-from urllib.parse import unquote
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
 
 from mnemex.health.ids import Issue
 from mnemex.health.names import name_keys
@@ -25,7 +30,8 @@ from mnemex.health.scan import (
 )
 from mnemex.health.view import NoteRow
 from mnemex.vault.layout import IGNORED_FOLDERS
-from mnemex.vault.links import strip_note_suffix
+from mnemex.vault.links import LinkResolver, strip_note_suffix
+from mnemex.vault.markdown import is_placeholder
 from mnemex.vault.vault import NOTE_SUFFIXES
 
 
@@ -66,17 +72,50 @@ def _link_text(target: str, dest: str) -> str:
     return f"[[{stem}]]" if target.lower() != stem.lower() else f"[[{dest}]]"
 
 
-def _attachment_names(ctx: ScanContext) -> set[str]:
-    """Lower-case names of every non-note file, for embeds like ``![[diagram.png]]``."""
-    names: set[str] = set()
-    for folder, dirs, files in os.walk(ctx.vault.root):
-        dirs[:] = [d for d in dirs if d not in IGNORED_FOLDERS]
+def attachment_paths(root: Path) -> list[str]:
+    """Every file a link may name besides notes: images, PDFs, audio, video, canvases...
+
+    Vault-relative paths; dot-folders and dot-files (``.obsidian``, ``.git``, ``.trash``)
+    and ``node_modules`` are left out, as Obsidian leaves them out.
+    """
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in IGNORED_FOLDERS and not d.startswith(".")]
         for name in files:
-            if not name.lower().endswith(NOTE_SUFFIXES):
-                rel = os.path.relpath(os.path.join(folder, name), ctx.vault.root)
-                names.add(name.lower())
-                names.add(rel.replace(os.sep, "/").lower())
-    return names
+            if name.startswith(".") or name.lower().endswith(NOTE_SUFFIXES):
+                continue
+            rel = os.path.relpath(os.path.join(folder, name), root)
+            found.append(rel.replace(os.sep, "/"))
+    return found
+
+
+def templates_folders(root: Path) -> list[str]:
+    """The folders Obsidian's Templates (``.obsidian/templates.json`` ``folder``) and the
+    Templater plugin (``templates_folder``) take templates from, vault-relative."""
+    folders = []
+    for rel, key in (
+        (".obsidian/templates.json", "folder"),
+        (".obsidian/plugins/templater-obsidian/data.json", "templates_folder"),
+    ):
+        try:
+            data = json.loads((root / rel).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        folder = data.get(key) if isinstance(data, dict) else None
+        if isinstance(folder, str) and folder.strip().strip("/"):
+            folders.append(folder.strip().strip("/"))
+    return folders
+
+
+def links_checked(ctx: ScanContext) -> Callable[[NoteRow], bool]:
+    """Whose links are checked: :func:`link_source_checked`, and not a template (a template's
+    links name notes it will create, ``[[{{date}}]]``)."""
+    prefixes = tuple(f.lower() + "/" for f in templates_folders(ctx.vault.root))
+
+    def checked(note: NoteRow) -> bool:
+        return link_source_checked(note) and not note.path.lower().startswith(prefixes or ("\0",))
+
+    return checked
 
 
 def _is_attachment_target(target: str) -> bool:
@@ -87,36 +126,46 @@ def _is_attachment_target(target: str) -> bool:
     return 1 <= len(ext) <= 5 and ext.isalnum() and f".{ext}" not in NOTE_SUFFIXES
 
 
-def exactly_named(target: str, dest: NoteRow) -> bool:
-    """Whether a link names its page exactly: its path (or a path suffix), file name or title.
+def exactly_named(target: str, dest: NoteRow, source: str | None = None) -> bool:
+    """Whether a link names its page as Obsidian would find it: its path from the vault's
+    root or from the linking note's folder, a path suffix, its file name, or its title, in
+    any case (Obsidian compares names case-insensitively).
 
-    The index also follows a link that differs from every name of its page only by case or
-    by hyphens and spaces (``[[priya raman]]``, ``[[Priya-Raman]]`` for ``Priya Raman.md``),
-    so that search and the graph see it; but another markdown tool may not, so such a link
-    is reported with the exact name as its suggestion. A page's title counts as exact: mnemex
-    names its pages by slug and links them by title (``[[Priya Raman]]`` for
-    ``priya-raman.md`` titled "Priya Raman").
+    The index also follows a link that differs from every name of its page by hyphens and
+    spaces (``[[grace-hopper]]`` for ``Grace Hopper.md``), so that search and the graph see
+    it; Obsidian does not, so such a link is reported (``loose_links``) with the exact name
+    as its suggestion. A page's title counts as exact: mnemex names its pages by slug and
+    links them by title (``[[Priya Raman]]`` for ``priya-raman.md`` titled "Priya Raman").
     """
-    bare = strip_note_suffix(unquote(target.strip().replace("\\", "/")).lstrip("/"))
-    path = strip_note_suffix(dest.path)
+    bare = strip_note_suffix(target.strip().replace("\\", "/")).lower()
+    if not bare:
+        return True  # [[#Heading]]: this page
+    path = strip_note_suffix(dest.path).lower()
+    if source is not None and "/" in bare:
+        relative = posixpath.normpath(posixpath.join(posixpath.dirname(source.lower()), bare))
+        if relative == path:
+            return True
+    bare = bare.lstrip("/")
     if path == bare or path.endswith("/" + bare):
         return True
     folder, _, last = bare.rpartition("/")
-    if last != dest.title:
+    if last != dest.title.lower():
         return False
     return not folder or PurePosixPath(path).parent.as_posix().endswith(folder)
 
 
-def _loose_links(ctx: ScanContext) -> list[Issue]:
-    """Links the index follows only by folding case or hyphens: one issue per (page, target)."""
+@register_checker("loose_links", "folded")
+def loose_links(ctx: ScanContext) -> list[Issue]:
+    """Links the index follows only by folding hyphens or spaces: one issue per (page, target)."""
     notes = ctx.view.notes
+    checked = links_checked(ctx)
     grouped: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for link in ctx.view.links:
         source = notes.get(link.src)
         dest = notes.get(link.dst) if link.dst is not None else None
-        if dest is None or source is None or not link_source_checked(source):
+        if dest is None or source is None or not checked(source):
             continue
-        if not exactly_named(link.target, dest):
+        if not exactly_named(link.target, dest, link.src):
             grouped[(link.src, link.target, dest.path)].append(link.line)
     issues = []
     for (src, target, dest_path), lines in sorted(grouped.items()):
@@ -124,11 +173,11 @@ def _loose_links(ctx: ScanContext) -> list[Issue]:
         dest = notes[dest_path]
         issues.append(
             Issue(
-                "broken_links",
+                "loose_links",
                 [src],
-                f"[[{target}]] ({where}) names no page exactly: {dest_path} is called "
-                f"{dest.stem!r} (title {dest.title!r}); mnemex follows it, other markdown "
-                "tools may not",
+                f"[[{target}]] ({where}) names no file exactly: {dest_path} is called "
+                f"{dest.stem!r} (title {dest.title!r}); mnemex follows it by folding hyphens "
+                "and spaces, Obsidian does not",
                 target,
                 f"re-point it to {dest_path} ({_link_text(target, dest_path)})",
                 data={
@@ -144,39 +193,51 @@ def _loose_links(ctx: ScanContext) -> list[Issue]:
 
 @register_checker("broken_links", "unresolved")
 def broken_links(ctx: ScanContext) -> list[Issue]:
-    """Links that resolve to no note (or only loosely), one issue per (page, target)."""
+    """Links that resolve to no note and no attachment, one issue per (page, target)."""
     notes = ctx.view.notes
+    checked = links_checked(ctx)
     grouped: dict[tuple[str, str], list[int]] = defaultdict(list)
     for link in ctx.view.links:
         source = notes.get(link.src)
-        if link.dst is not None or source is None or not link_source_checked(source):
+        if link.dst is not None or source is None or not checked(source):
+            continue
+        if is_placeholder(link.target):
             continue
         grouped[(link.src, link.target)].append(link.line)
-    loose = _loose_links(ctx)
     if not grouped:
-        return loose
+        return []
+    # The index may not know attachments: resolve again with them, as Obsidian does.
+    attachments = attachment_paths(ctx.vault.root)
+    resolver = LinkResolver(notes, attachments)
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for rel in attachments:
+        by_name[rel.rsplit("/", 1)[-1].lower()].append(rel)
     names = TolerantNames(notes)
-    attachments: set[str] | None = None
     issues = []
     for (src, target), lines in sorted(grouped.items()):
-        if _is_attachment_target(target):
-            if attachments is None:
-                attachments = _attachment_names(ctx)
-            clean = target.strip().lstrip("/").lower()
-            if clean in attachments or clean.rsplit("/", 1)[-1] in attachments:
-                continue
-        best, candidates = names.match(target, notes[src])
+        if resolver.resolve(target, src) is not None:
+            continue
         where = "line " + ", ".join(str(n) for n in sorted(set(lines))[:5])
-        detail = f"[[{target}]] ({where}) points to no page"
-        suggestion = None
         data: dict[str, object] = {"target": target, "lines": sorted(set(lines))}
+        suggestion = None
+        if _is_attachment_target(target):
+            detail = f"[[{target}]] ({where}) points to no file"
+            found = by_name.get(target.replace("\\", "/").rsplit("/", 1)[-1].lower(), [])
+            if len(found) == 1:
+                suggestion = f"re-point it to {found[0]}"
+            elif found:
+                detail += f"; several files could be meant: {', '.join(found[:5])}"
+            issues.append(Issue("broken_links", [src], detail, target, suggestion, data=data))
+            continue
+        best, candidates = names.match(target, notes[src])
+        detail = f"[[{target}]] ({where}) points to no page"
         if best is not None:
             suggestion = f"re-point it to {best} ({_link_text(target, best)})"
             data["suggested"] = best
         elif candidates:
             detail += f"; several pages could be meant: {', '.join(candidates[:5])}"
         issues.append(Issue("broken_links", [src], detail, target, suggestion, data=data))
-    return issues + loose
+    return issues
 
 
 @register_checker("orphans", "no_incoming_links")
@@ -239,4 +300,14 @@ def missing_backlinks(ctx: ScanContext) -> list[Issue]:
     return issues
 
 
-__all__ = ["TolerantNames", "broken_links", "exactly_named", "missing_backlinks", "orphans"]
+__all__ = [
+    "TolerantNames",
+    "attachment_paths",
+    "broken_links",
+    "exactly_named",
+    "links_checked",
+    "loose_links",
+    "missing_backlinks",
+    "orphans",
+    "templates_folders",
+]

@@ -39,6 +39,8 @@ DEFAULT_MAX_DUPLICATES = 500
 #: How much one issue of a kind weighs in the score (per page of the vault).
 WEIGHTS = {
     "broken_links": 1.0,
+    "loose_links": 0.25,
+    "broken_anchors": 0.25,
     "orphans": 0.5,
     "duplicates": 1.0,
     "stale": 0.5,

@@ -67,6 +67,8 @@ class LinkRow:
     dst: str | None
     line: int
     embed: bool
+    #: the ``#heading`` or ``#^block`` part of the link, as written
+    heading: str | None = None
 
 
 @dataclass
@@ -121,9 +123,9 @@ def _load_sqlite(index: SQLiteIndex) -> tuple[dict[str, NoteRow], list[LinkRow]]
         ).fetchall()
         notes = {r[1]: _row(r) for r in rows}
         links = [
-            LinkRow(r[0], r[1], r[2], int(r[3]), bool(r[4]))
+            LinkRow(r[0], r[1], r[2], int(r[3]), bool(r[4]), r[5])
             for r in db.execute(
-                "SELECT n.path, l.target, l.dst_path, l.line, l.embed FROM links l"
+                "SELECT n.path, l.target, l.dst_path, l.line, l.embed, l.heading FROM links l"
                 " JOIN notes n ON n.id = l.src_id"
             )
         ]
@@ -157,7 +159,12 @@ def _load_generic(backend: IndexBackend) -> tuple[dict[str, NoteRow], list[LinkR
         for link in backend.links_from(int(note["id"])):
             links.append(
                 LinkRow(
-                    path, link["target"], link["dst_path"], int(link["line"]), bool(link["embed"])
+                    path,
+                    link["target"],
+                    link["dst_path"],
+                    int(link["line"]),
+                    bool(link["embed"]),
+                    link.get("heading"),
                 )
             )
     return notes, links

@@ -1,12 +1,14 @@
-"""Resolving ``[[wikilinks]]`` to files, the way Obsidian does.
+"""Resolving links to files, the way Obsidian does.
 
-A link names a file without its ``.md``, case-insensitively. When several files
-share that name the one with the shortest path wins (ties: alphabetical). A link
-with a folder part (``[[projects/alpha]]``) must match the end of the path.
+A link names a note without its ``.md`` (``[[N]]``, ``[[N.md]]`` and ``[t](N.md)`` are the
+same link), and any other file by its full name (``[[diagram.png]]``), case-insensitively.
+When several files share that name the one with the shortest path wins (ties:
+alphabetical). A link with a folder part (``[[projects/alpha]]``) names the path from the
+vault's root, or from the linking note's folder, or else the end of a path.
 
-One addition to Obsidian's rule: when no file has the name, a link whose slug
-matches a file's slug resolves to it, because mnemex names its own pages by
-slug: ``[[Priya Raman]]`` finds ``priya-raman.md``.
+One addition to Obsidian's rule: when no note has the name, a link whose slug matches a
+note's slug resolves to it, because mnemex names its own pages by slug: ``[[Priya Raman]]``
+finds ``priya-raman.md`` (health reports such a link as ``loose_links``).
 """
 
 from __future__ import annotations
@@ -38,21 +40,31 @@ def strip_note_suffix(rel: str) -> str:
 
 
 class LinkResolver:
-    """Maps link targets to vault-relative note paths."""
+    """Maps link targets to vault-relative paths of notes (and attachments, when given).
 
-    def __init__(self, paths: Iterable[str]) -> None:
+    Args:
+        paths: the notes (``.md``/``.markdown``).
+        attachments: every other file a link may name (images, PDFs, audio, canvases...);
+            a link resolves to one only by its full name with the extension.
+    """
+
+    def __init__(self, paths: Iterable[str], attachments: Iterable[str] = ()) -> None:
         by_name: dict[str, list[str]] = defaultdict(list)
-        self._paths: set[str] = set()
         for rel in paths:
-            self._paths.add(rel.lower())
             by_name[_stem(rel).lower()].append(rel)
+        notes = set(by_name)
+        for rel in attachments:
+            by_name[rel.rsplit("/", 1)[-1].lower()].append(rel)
         self._by_name = {
             name: sorted(rels, key=lambda r: (r.count("/"), len(r), r))
             for name, rels in by_name.items()
         }
-        self._exact = {strip_note_suffix(r).lower(): r for rels in by_name.values() for r in rels}
+        self._exact: dict[str, str] = {}
+        for rels in self._by_name.values():
+            for rel in rels:
+                self._exact.setdefault(strip_note_suffix(rel).lower(), rel)
         self._by_slug: dict[str, str] = {}
-        for name in sorted(self._by_name, key=lambda n: self._by_name[n][0]):
+        for name in sorted(notes, key=lambda n: self._by_name[n][0]):
             self._by_slug.setdefault(slugify(name), self._by_name[name][0])
 
     def resolve(self, target: str, source: str | None = None) -> str | None:
@@ -62,9 +74,14 @@ class LinkResolver:
             return source  # [[#Heading]] links to the note itself
         t = strip_note_suffix(t).lstrip("/")
         if "/" in t:
-            if source is not None and (t.startswith("./") or t.startswith("../")):
-                t = posixpath.normpath(posixpath.join(posixpath.dirname(source), t))
+            relative = None
+            if source is not None:
+                relative = posixpath.normpath(posixpath.join(posixpath.dirname(source), t))
+            if t.startswith(("./", "../")) and relative is not None:
+                t = relative
             hit = self._exact.get(t.lower())
+            if hit is None and relative is not None:
+                hit = self._exact.get(relative.lower())
             if hit is not None:
                 return hit
             suffix = "/" + t.lower()

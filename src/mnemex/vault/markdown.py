@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 import yaml
 
@@ -62,10 +63,15 @@ class ParsedNote:
 _FENCE_RE = re.compile(r"^(```|~~~)")
 _BACKTICKS_RE = re.compile(r"`+")
 _WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-# [text](target.md) links to local notes; Obsidian resolves these too. The text holds no
-# bracket and the target no "(", so a run of "[t](" never rescans the rest of the line;
-# splitting the target from its "#heading" and checking ".md" is done in _markdown_target.
-_MDLINK_RE = re.compile(r"(!?)\[[^\[\]\n]*\]\(<?([^()\s>]+)>?\)")
+# [text](target) links to local files; Obsidian resolves these too. The text holds no
+# bracket and the target no "(", so a run of "[t](" never rescans the rest of the line.
+# The target is written bare (``N%20x.md``) or in angle brackets (``<N x.md>``), and may be
+# followed by a title (``"caption"``); telling a URL from a file is done in _markdown_target.
+_MDLINK_RE = re.compile(
+    r"(!?)\[[^\[\]\n]*\]\((?:<([^<>()\n]+)>|([^()\s<>]+))(?:\s+\"[^\"\n]*\")?\)"
+)
+#: ``https:``, ``mailto:``, ``obsidian:``...: a URL, never a file of the vault.
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _TAG_RE = re.compile(r"(?<![\w/&#\]\)`])#([\w\-/]*[^\W\d][\w\-/]*)", re.UNICODE)
 _ATX_OPEN_RE = re.compile(r"(#{1,6})(\s+)")
 #: Frontmatter expanding to more values than this (plus its length) is refused: YAML
@@ -125,10 +131,12 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
     Returns ``(yaml_text or None, body, body_line)``; a fence that never closes
     means there is no frontmatter and the whole text is body.
     """
-    if not text.startswith("---"):
+    # a BOM (U+FEFF) before the fence hides nothing: Obsidian reads the frontmatter
+    start = 1 if text.startswith("\ufeff") else 0
+    if not text.startswith("---", start):
         return None, text, 1
     first_nl = text.find("\n")
-    if first_nl == -1 or text[:first_nl].strip() != "---":
+    if first_nl == -1 or text[start:first_nl].strip() != "---":
         return None, text, 1
     pos = first_nl + 1
     line_no = 2
@@ -213,9 +221,20 @@ def _mask_spans(line: str) -> str:
     return "".join(pieces)
 
 
+def is_placeholder(target: str) -> bool:
+    """A template's placeholder (``[[{{date}}]]``, Templater's ``<% ... %>``), not a name."""
+    return "{{" in target or "<%" in target
+
+
 def parse_wikilink(inner: str, embed: bool = False, line: int = 0) -> Wikilink:
-    """Split ``target#heading|alias`` into its parts."""
-    target, _, alias = inner.partition("|")
+    """Split ``target#heading|alias`` into its parts.
+
+    In a table the pipe is written ``\\|`` (``[[N\\|alias]]``); the backslash belongs to
+    the pipe, so the target is ``N``, as Obsidian reads it.
+    """
+    target, sep, alias = inner.partition("|")
+    if sep and target.endswith("\\"):
+        target = target[:-1]
     target, _, heading = target.partition("#")
     return Wikilink(
         target=target.strip(),
@@ -226,47 +245,53 @@ def parse_wikilink(inner: str, embed: bool = False, line: int = 0) -> Wikilink:
     )
 
 
+def _line_spans(line: str, index: int, line_no: int) -> list[LinkSpan]:
+    """The links of one code-masked line, each with where its target is written."""
+    spans: list[LinkSpan] = []
+    for m in _WIKILINK_RE.finditer(line):
+        link = parse_wikilink(m.group(2), embed=bool(m.group(1)), line=line_no)
+        if not (link.target or link.heading) or is_placeholder(link.target):
+            continue
+        written = m.group(2).partition("|")[0]
+        if written.endswith("\\") and "|" in m.group(2):
+            written = written[:-1]
+        written = written.partition("#")[0]
+        spans.append(LinkSpan(index, m.start(2), m.start(2) + len(written), link, False))
+    for m in _MDLINK_RE.finditer(line):
+        group = 2 if m.group(2) is not None else 3
+        split = _markdown_target(m.group(group))
+        if split is None:
+            continue
+        target, heading = split
+        link = Wikilink(target, heading, embed=bool(m.group(1)), line=line_no)
+        start = m.start(group)
+        end = start + len(m.group(group).partition("#")[0])
+        spans.append(LinkSpan(index, start, end, link, True))
+    return spans
+
+
 def extract_links(masked_body: str, first_line: int = 1) -> list[Wikilink]:
-    """Every ``[[wikilink]]``, embed and local ``[text](note.md)`` link in a code-masked body."""
+    """Every ``[[wikilink]]``, embed and local ``[text](path)`` link in a code-masked body."""
     links: list[Wikilink] = []
     for offset, line in enumerate(masked_body.split("\n")):
-        if "[" not in line:
-            continue
-        for m in _WIKILINK_RE.finditer(line):
-            link = parse_wikilink(m.group(2), embed=bool(m.group(1)), line=first_line + offset)
-            if link.target or link.heading:
-                links.append(link)
-        for m in _MDLINK_RE.finditer(line):
-            split = _markdown_target(m.group(2))
-            if split is None:
-                continue
-            target, heading = split
-            links.append(
-                Wikilink(
-                    target=target.replace("%20", " "),
-                    heading=heading,
-                    embed=bool(m.group(1)),
-                    line=first_line + offset,
-                )
-            )
+        if "[" in line:
+            links += [span.link for span in _line_spans(line, offset, first_line + offset)]
     return links
 
 
 def _markdown_target(written: str) -> tuple[str, str | None] | None:
-    """``notes/a.md#Part`` -> ``("notes/a.md", "Part")``; None for a URL or a non-note.
+    """``notes/a%20b.md#Part`` -> ``("notes/a b.md", "Part")``; None for a URL.
 
-    The target is the longest start ending in ``.md`` that the end of the text or a
-    ``#`` follows (what the old pattern's backtracking found, in one pass).
+    Obsidian reads the destination %-decoded; ``#Part`` alone is a heading of the same
+    note (target ``""``). ``https:``, ``mailto:``, ``obsidian:``... name no file.
     """
-    if "://" in written:
+    if _SCHEME_RE.match(written) or written.lower().startswith("www."):
         return None
-    end = len(written)
-    while end > 0:
-        if written.endswith(".md", 0, end) and end > 3:
-            heading = written[end + 1 :] if end < len(written) else ""
-            return written[:end], heading or None
-        end = written.rfind("#", 0, end)
-    return None
+    path, _, anchor = written.partition("#")
+    path, anchor = unquote(path).strip(), unquote(anchor).strip()
+    if not path and not anchor:
+        return None
+    return path, anchor or None
 
 
 @dataclass(frozen=True)
@@ -285,40 +310,62 @@ class LinkSpan:
 
 
 def link_spans(body: str) -> list[LinkSpan]:
-    """Every link in ``body`` (not in code) with the position of its target text."""
+    """Every link in ``body`` (not in code) to another file, with the position of its target."""
     spans: list[LinkSpan] = []
     for index, line in enumerate(mask_code(body).split("\n")):
-        if "[" not in line:
-            continue
-        for m in _WIKILINK_RE.finditer(line):
-            link = parse_wikilink(m.group(2), embed=bool(m.group(1)), line=index + 1)
-            if not link.target:
-                continue
-            written = m.group(2).partition("|")[0].partition("#")[0]
-            spans.append(LinkSpan(index, m.start(2), m.start(2) + len(written), link, False))
-        for m in _MDLINK_RE.finditer(line):
-            split = _markdown_target(m.group(2))
-            if split is None:
-                continue
-            target, heading = split
-            link = Wikilink(
-                target.replace("%20", " "), heading, embed=bool(m.group(1)), line=index + 1
-            )
-            spans.append(LinkSpan(index, m.start(2), m.start(2) + len(target), link, True))
+        if "[" in line:
+            spans += [s for s in _line_spans(line, index, index + 1) if s.link.target]
     return sorted(spans, key=lambda s: (s.line, s.start))
 
 
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
 def extract_tags(masked_body: str) -> list[str]:
-    """Inline ``#tags`` (nested ``#a/b`` kept whole), not headings, not all digits."""
+    """Inline ``#tags`` (nested ``#a/b`` kept whole), not headings, not all digits.
+
+    A ``#`` inside a link is a heading of its target (``[[#Part]]``, ``[x](#part)``),
+    never a tag.
+    """
     tags: list[str] = []
     for line in masked_body.split("\n"):
         if "#" not in line:
             continue
+        if "[" in line:
+            line = _MDLINK_RE.sub(_blank, _WIKILINK_RE.sub(_blank, line))
         for m in _TAG_RE.finditer(line):
             tag = m.group(1).strip("/")
             if tag:
                 tags.append(tag)
     return tags
+
+
+def frontmatter_links(frontmatter: dict[str, Any], fm_text: str) -> list[Wikilink]:
+    """The ``[[links]]`` in property values (``related: "[[Ada]]"``): Obsidian follows them.
+
+    Each gets the line of the frontmatter where it is first written (1 when YAML
+    escapes hide it).
+    """
+    first_line: dict[str, int] = {}
+    for index, line in enumerate(fm_text.split("\n")):
+        if "[[" in line:
+            for m in _WIKILINK_RE.finditer(line):
+                first_line.setdefault(m.group(0), index + 2)
+    links: list[Wikilink] = []
+    pending: list[Any] = [frontmatter]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending += reversed(list(value.values()))
+        elif isinstance(value, list):
+            pending += reversed(value)
+        elif isinstance(value, str) and "[[" in value:
+            for m in _WIKILINK_RE.finditer(value):
+                link = parse_wikilink(m.group(2), line=first_line.get(m.group(0), 1))
+                if link.target and not is_placeholder(link.target):
+                    links.append(link)
+    return links
 
 
 def parse_note(text: str, path: str = "") -> ParsedNote:
@@ -348,7 +395,8 @@ def parse_note(text: str, path: str = "") -> ParsedNote:
             elif loaded is not None:
                 warnings.append("frontmatter is not a mapping of keys to values; ignored")
     masked = mask_code(body)
-    links = extract_links(masked, body_line)
+    links = frontmatter_links(frontmatter, fm_text) if fm_text and frontmatter else []
+    links += extract_links(masked, body_line)
     tags = [t.lstrip("#") for t in _string_list(frontmatter.get("tags"))]
     tags += extract_tags(masked)
     seen: set[str] = set()
@@ -399,6 +447,8 @@ __all__ = [
     "atx_heading",
     "extract_links",
     "extract_tags",
+    "frontmatter_links",
+    "is_placeholder",
     "link_spans",
     "mask_code",
     "parse_note",

@@ -195,7 +195,7 @@ class Vault:
             return None
 
     def iter_files(self, skipped: Callable[[str, str], None] | None = None) -> Iterator[FileEntry]:
-        """Every note file, depth first, skipping ``.mnemex``, ``.git``, ``.obsidian``...
+        """Every note file, depth first, skipping dot-folders (``.git``, ``.obsidian``...).
 
         The walk applies the rule :meth:`rel_path` applies to a read, so no text from
         outside the vault is ever indexed or served: a symlinked file is yielded only
@@ -218,12 +218,12 @@ class Vault:
                 name = entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if name not in IGNORED_FOLDERS and not _is_drafts(entry.path[cut:]):
+                        if not _ignored_folder(name) and not _is_drafts(entry.path[cut:]):
                             stack.append(entry.path)
                         continue
                     link = entry.is_symlink()
                     if link and _points_to_folder(entry):
-                        if skipped is not None and name not in IGNORED_FOLDERS:
+                        if skipped is not None and not _ignored_folder(name):
                             skipped(
                                 entry.path[cut:].replace(os.sep, "/") + "/",
                                 "a symlinked folder: not followed, its notes are not indexed "
@@ -372,6 +372,12 @@ def _same_name(folder: Path, name: str) -> str | None:
     except OSError:
         return None
     return found[0] if found else None
+
+
+def _ignored_folder(name: str) -> bool:
+    """``node_modules`` and every dot-folder (``.git``, ``.obsidian``, ``.github``, ``.trash``):
+    Obsidian reads none of them, so neither does mnemex."""
+    return name in IGNORED_FOLDERS or name.startswith(".")
 
 
 def _is_drafts(rel: str) -> bool:

@@ -231,7 +231,7 @@ def test_frontmatter_the_parser_lets_pass_is_still_reported(sick: Path) -> None:
             for i in scan(brain.vault, brain.backend).issues["broken_frontmatter"]
         }
     assert "appears twice" in found["notes/twice.md"]
-    assert "byte-order mark" in found["notes/bom.md"]
+    assert "notes/bom.md" not in found  # Obsidian reads frontmatter after a BOM; so does mnemex
     assert "never closed" in found["notes/open.md"]
 
 

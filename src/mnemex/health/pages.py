@@ -72,8 +72,6 @@ _KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:", re.MULTILINE)
 
 def _text_problems(text: str) -> list[str]:
     """What the YAML parser lets pass but a reader would trip on."""
-    if text.startswith("\ufeff---"):
-        return ["a byte-order mark before the --- fence hides the frontmatter; save as UTF-8"]
     if has_unclosed_fence(text):
         return ["the frontmatter fence (---) is never closed; read as body text"]
     fm_text = split_frontmatter(text)[0] or ""

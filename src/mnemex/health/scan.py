@@ -324,7 +324,7 @@ def body_of(text: str) -> str:
 
 def has_unclosed_fence(text: str) -> bool:
     """A note that opens a ``---`` frontmatter fence and never closes it."""
-    first = text.split("\n", 1)[0]
+    first = text.split("\n", 1)[0].lstrip("\ufeff")
     return first.strip() == "---" and split_frontmatter(text)[0] is None
 
 

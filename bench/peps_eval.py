@@ -32,10 +32,12 @@ The vault is indexed with the default MiniLM embedder and every question is sear
 
 ``--target N`` sets ``mnemex.index.chunking.TARGET_CHARS`` for the run (to compare
 target lengths without editing the chunker). ``--chunk-stats DIR`` only reports the
-chunk distribution of an existing vault (e.g. one from ``bench/make_vault.py``).
+chunk distribution of an existing vault (e.g. one from ``bench/make_vault.py``), or of
+the converted PEPs with ``--chunk-stats peps``.
 
     .venv/bin/python bench/peps_eval.py [--target 800] [--json out.json]
     .venv/bin/python bench/peps_eval.py --chunk-stats /tmp/vault-1000 [--target 800]
+    .venv/bin/python bench/peps_eval.py --chunk-stats peps [--target 800]
 """
 
 from __future__ import annotations
@@ -123,7 +125,8 @@ def chunk_stats(root: Path) -> dict[str, Any]:
     from mnemex.index.sync import embed_text
     from mnemex.vault import parse_note
 
-    tokenizer = Tokenizer.from_file(str(tokenizer_file()))  # untruncated: count what is lost
+    tokenizer = Tokenizer.from_file(str(tokenizer_file()))
+    tokenizer.no_truncation()  # the file truncates (at 128): count what a window would lose
     sizes: list[int] = []
     pieces = past = over = 0
     texts: list[str] = []
@@ -250,8 +253,12 @@ def main(argv: list[str] | None = None) -> int:
         if not hasattr(chunking, "TARGET_CHARS"):
             sys.exit("this chunker has no TARGET_CHARS")
         chunking.TARGET_CHARS = args.target
-    if args.chunk_stats:
-        figures: dict[str, Any] = chunk_stats(args.chunk_stats)
+    if args.chunk_stats == Path("peps"):
+        with tempfile.TemporaryDirectory(prefix="mnemex-peps-") as tmp:
+            write_vault(Path(tmp) / "vault")
+            figures: dict[str, Any] = chunk_stats(Path(tmp) / "vault")
+    elif args.chunk_stats:
+        figures = chunk_stats(args.chunk_stats)
     else:
         if not PEPS.is_dir():
             sys.exit(f"the typing PEPs are not at {PEPS}")

@@ -36,7 +36,7 @@ def dump(brain: Brain) -> dict[str, Any]:
 
 
 def test_sync_indexes_new_notes_and_a_second_sync_changes_nothing(brain: Brain) -> None:
-    write(brain.vault.root, "a.md", "# A\n\n- one [[b]]\n- two #tag\n")
+    write(brain.vault.root, "a.md", "# A\n\n- one [[b]]\n\n# C\n\n- two #tag\n")
     write(brain.vault.root, "b.md", "b body")
     first = brain.sync()
     assert (first.report.created, first.report.failed) == (2, 0)
@@ -55,10 +55,10 @@ def test_sync_indexes_new_notes_and_a_second_sync_changes_nothing(brain: Brain) 
 
 
 def test_an_edited_note_is_updated_and_only_new_chunk_texts_are_embedded(brain: Brain) -> None:
-    path = write(brain.vault.root, "a.md", "- one\n- two\n- three\n")
+    path = write(brain.vault.root, "a.md", "# 1\none\n# 2\ntwo\n# 3\nthree\n")
     brain.sync()
     time.sleep(0.01)
-    path.write_text("- one\n- two\n- three changed\n")
+    path.write_text("# 1\none\n# 2\ntwo\n# 3\nthree changed\n")
     result = brain.sync()
     assert result.report.updated == 1
     assert result.embedded == 1
@@ -158,7 +158,7 @@ def test_a_fixed_file_leaves_the_problem_list(brain: Brain) -> None:
 
 
 def test_changing_the_embedder_re_embeds_every_chunk(vault_dir: Path) -> None:
-    write(vault_dir, "a.md", "- one\n- two\n")
+    write(vault_dir, "a.md", "# One\n\none\n\n# Two\n\ntwo\n")
     with Brain(Vault(vault_dir), embedder=HashingEmbedder(dim=64)) as b:
         b.sync()
     settings = vault_dir / "mnemex.toml"

@@ -34,11 +34,11 @@ def same(a: VectorTable, b: VectorTable) -> bool:
 
 def test_a_refreshed_table_after_edits_equals_a_fresh_load(brain: Brain, vault_dir: Path) -> None:
     for i in range(5):
-        write(vault_dir, f"n{i}.md", f"- fact {i}\n- other {i}\n")
+        write(vault_dir, f"n{i}.md", f"# Fact\n\nfact {i}\n\n# Other\n\nother {i}\n")
     brain.sync()
     identity = HashingEmbedder().identity
     brain.backend.vector_table(identity)
-    write(vault_dir, "n1.md", "- fact 1 changed\n- other 1\n")
+    write(vault_dir, "n1.md", "# Fact\n\nfact 1 changed\n\n# Other\n\nother 1\n")
     (vault_dir / "n3.md").unlink()
     write(vault_dir, "n9.md", "- brand new")
     brain.sync()

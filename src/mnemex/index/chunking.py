@@ -1,25 +1,49 @@
-"""Chunking by structure: one idea per chunk.
+"""Chunking by structure, to a useful size.
 
-Headings open sections (each chunk knows its heading path); every list item is
-its own chunk (with its continuation lines); paragraphs, tables and code blocks
-are chunks; anything longer than :data:`MAX_CHARS` is split at sentence (then
-word) boundaries. Retrieval works on single ideas, so a hit points at the bullet
-that answered, not at a whole page.
+A note is cut into blocks (paragraphs, list items with their continuation lines,
+tables, fenced code blocks); headings open sections, and every chunk carries its
+heading path (``Top > Sub``). Consecutive blocks of one section are packed together
+up to :data:`TARGET_CHARS`, so a chunk holds a thought with its context (a lead-in
+line with the list or code it introduces, a run of short bullets) rather than a
+lone line; a chunk never spans two sections. A paragraph longer than the target is
+split at sentences (then words) into pieces near the target. A table or code block
+is kept whole up to :data:`MAX_CHARS`, and cut at line (then character) boundaries
+past it.
+
+How the target was chosen (``bench/peps_eval.py``; every figure and command is in
+``docs/benchmarks.md``): 83 paraphrase questions over the 27 typing PEPs, written before
+tuning, each naming the section that answers it. Section hit@5 / MRR / snippet hit@5 were
+0.819 / 0.589 / 0.771 with one block per chunk (PEP median 99 characters), and 0.819 /
+0.539 / 0.711, 0.795 / 0.541 / 0.699, 0.795 / 0.585 / 0.699, 0.795 / 0.542 / 0.735 at
+targets 400 / 600 / 800 / 1000; note recall@5 rose from 0.970 to 0.988-0.994 at every
+target. The targets differ by one or two questions of 83, so the target is the smallest
+that meets the other constraints: 400 keeps 2,077 of the 2,078 PEP chunks inside MiniLM's
+256 word pieces (800: 1,110 of 1,259; 1,000: 819 of 1,125) and gives a median of 332
+characters on ``bench/make_vault.py --notes 1000 --seed 7`` (4,350 chunks instead of
+10,298 at median 93; the issue asks for 300-1,000). LoCoMo has one short note per turn,
+so its chunks do not change.
+
+:data:`MAX_CHARS` keeps what the embedder reads (title, heading path and chunk) inside
+MiniLM's 256 word pieces for prose; dense code or markup can still pass it, and the
+embedder reads such a text in windows.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mnemex.vault.markdown import atx_heading
 
-#: ~300 word pieces: under the default embedder's 256-piece window for most prose
-#: once the heading context is added, and small enough to be one idea.
-MAX_CHARS = 1200
-#: Pieces shorter than this are merged into the previous chunk of the same section
-#: when splitting a long paragraph, so no chunk is a lone fragment.
-MIN_SPLIT_CHARS = 200
+#: Blocks of one section are packed into a chunk up to this many characters.
+TARGET_CHARS = 400
+#: No chunk is longer than this (a table or code block is kept whole up to it).
+MAX_CHARS = 1000
+#: A chunk shorter than this takes the next block even past the target (up to
+#: MAX_CHARS), so a lead-in line stays with the list or code it introduces, and a
+#: section's last piece joins the one before it rather than standing alone.
+MIN_CHARS = 200
 
 _LIST_RE = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
@@ -36,8 +60,31 @@ class Chunk:
     line: int  # 1-based line in the file where the chunk starts
 
 
-def _split_long(text: str, cap: int = MAX_CHARS) -> list[str]:
-    if len(text) <= cap:
+@dataclass(frozen=True)
+class _Block:
+    section: int  # counts headings: two sections with the same path stay apart
+    heading: str
+    text: str
+    line: int
+
+
+@dataclass
+class _Packed:
+    """A chunk being filled: blocks of one section."""
+
+    section: int
+    heading: str
+    line: int
+    texts: list[str]
+    length: int = 0
+
+    def __post_init__(self) -> None:
+        self.length = len(self.texts[0])
+
+
+def _split_sentences(text: str, size: int) -> list[str]:
+    """``text`` in pieces of at most ``size`` characters, cut at sentences, then words."""
+    if len(text) <= size:
         return [text]
     pieces: list[str] = []
     current = ""
@@ -45,9 +92,9 @@ def _split_long(text: str, cap: int = MAX_CHARS) -> list[str]:
         # One giant sentence: cut at word boundaries by position; slicing off the head
         # each time would copy the rest once per piece (quadratic on a huge line).
         start = 0
-        while len(sentence) - start > cap:
-            cut = sentence.rfind(" ", start, start + cap)
-            cut = cut if cut - start > cap // 2 else start + cap
+        while len(sentence) - start > size:
+            cut = sentence.rfind(" ", start, start + size)
+            cut = cut if cut - start > size // 2 else start + size
             head = sentence[start:cut].rstrip()
             start = cut
             while start < len(sentence) and sentence[start].isspace():
@@ -57,20 +104,35 @@ def _split_long(text: str, cap: int = MAX_CHARS) -> list[str]:
                 current = ""
             pieces.append(head)
         sentence = sentence[start:] if start else sentence
-        if current and len(current) + 1 + len(sentence) > cap:
+        if current and len(current) + 1 + len(sentence) > size:
             pieces.append(current)
             current = sentence
         else:
             current = f"{current} {sentence}" if current else sentence
     if current:
-        if (
-            pieces
-            and len(current) < MIN_SPLIT_CHARS
-            and len(pieces[-1]) + len(current) < cap * 1.25
-        ):
-            pieces[-1] = f"{pieces[-1]} {current}"
-        else:
-            pieces.append(current)
+        pieces.append(current)
+    return pieces
+
+
+def _split_lines(text: str, size: int) -> list[str]:
+    """A code block or table past ``size`` characters, cut between lines (a long line anywhere)."""
+    pieces: list[str] = []
+    current: list[str] = []
+    length = 0
+    for line in text.split("\n"):
+        while len(line) > size:
+            if current:
+                pieces.append("\n".join(current))
+                current, length = [], 0
+            pieces.append(line[:size])
+            line = line[size:]
+        if current and length + 1 + len(line) > size:
+            pieces.append("\n".join(current))
+            current, length = [], 0
+        current.append(line)
+        length += len(line) + (1 if length else 0)
+    if current:
+        pieces.append("\n".join(current))
     return pieces
 
 
@@ -79,32 +141,30 @@ def _join_lines(text: str) -> str:
     return " ".join(part for part in (line.strip() for line in text.split("\n")) if part)
 
 
-def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
-    """Split a note body (frontmatter already removed) into chunks."""
-    chunks: list[Chunk] = []
+def _blocks(body: str, first_line: int) -> Iterator[_Block]:
+    """Paragraphs, list items, tables and code blocks with their heading paths, in order."""
     headings: list[tuple[int, str]] = []
     block: list[str] = []
     block_line = first_line
     block_kind = "para"
     fence: str | None = None
+    section = 0
 
-    def heading_path() -> str:
-        return " > ".join(h for _, h in headings)
-
-    def flush() -> None:
+    def flush() -> Iterator[_Block]:
         nonlocal block
         text = "\n".join(block).strip()
         block = []
         if not text:
             return
-        if block_kind == "code":
-            pieces = [text[i : i + MAX_CHARS] for i in range(0, len(text), MAX_CHARS)]
+        heading = " > ".join(h for _, h in headings)
+        if block_kind in ("code", "table"):
+            # whole up to the cap: a table or code example split in two answers nothing
+            pieces = [text] if len(text) <= MAX_CHARS else _split_lines(text, MAX_CHARS)
         else:
             # not re.sub(r"\s*\n\s*", " "): that pattern is quadratic in a run of spaces
-            flat = text if block_kind == "table" else _join_lines(text)
-            pieces = _split_long(flat)
+            pieces = _split_sentences(_join_lines(text), TARGET_CHARS)
         for piece in pieces:
-            chunks.append(Chunk(len(chunks), heading_path(), piece, block_line))
+            yield _Block(section, heading, piece, block_line)
 
     for offset, line in enumerate(body.split("\n")):
         line_no = first_line + offset
@@ -112,29 +172,30 @@ def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
             block.append(line)
             if _FENCE_RE.match(line) and line.strip().startswith(fence):
                 fence = None
-                flush()
+                yield from flush()
             continue
         fm = _FENCE_RE.match(line)
         if fm:
-            flush()
+            yield from flush()
             fence, block_kind, block_line = fm.group(1), "code", line_no
             block.append(line)
             continue
         hm = atx_heading(line, empty=True) if line.startswith("#") else None
         if hm:
-            flush()
+            yield from flush()
             level = hm[0]
             while headings and headings[-1][0] >= level:
                 headings.pop()
             headings.append((level, hm[1].strip()))
+            section += 1
             continue
         if not line.strip():
             if block_kind != "list":
-                flush()
+                yield from flush()
             continue
         lm = _LIST_RE.match(line)
         if lm:
-            flush()
+            yield from flush()
             block_kind, block_line = "list", line_no
             block.append(line[lm.end() :])
             continue
@@ -143,12 +204,47 @@ def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
             if line.startswith((" ", "\t")):
                 block.append(line.strip())
                 continue
-            flush()
+            yield from flush()
         if not block:
             block_kind, block_line = ("table" if is_table else "para"), line_no
         block.append(line)
-    flush()
-    return chunks
+    yield from flush()
 
 
-__all__ = ["MAX_CHARS", "Chunk", "chunk_body"]
+def chunk_body(body: str, first_line: int = 1) -> list[Chunk]:
+    """Split a note body (frontmatter already removed) into chunks of one section each."""
+    target, cap = TARGET_CHARS, MAX_CHARS
+    least = min(MIN_CHARS, target // 2)
+    packed: list[_Packed] = []
+    for block in _blocks(body, first_line):
+        last = packed[-1] if packed else None
+        if last is not None and last.section == block.section:
+            grown = last.length + 1 + len(block.text)
+            # up to the target; a chunk still short of MIN_CHARS (a lead-in line) takes
+            # the next block whole up to the cap rather than standing alone
+            if grown <= target or (last.length < least and grown <= cap):
+                last.texts.append(block.text)
+                last.length = grown
+                continue
+        packed.append(_Packed(block.section, block.heading, block.line, [block.text]))
+    merged: list[_Packed] = []
+    for part in packed:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and last.section == part.section
+            and part.length < least
+            and last.length + 1 + part.length <= cap
+        ):
+            # a section's short last piece joins the chunk before it
+            last.texts += part.texts
+            last.length += 1 + part.length
+            continue
+        merged.append(part)
+    return [
+        Chunk(ord, part.heading, "\n".join(part.texts), part.line)
+        for ord, part in enumerate(merged)
+    ]
+
+
+__all__ = ["MAX_CHARS", "TARGET_CHARS", "Chunk", "chunk_body"]

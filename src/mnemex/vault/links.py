@@ -1,6 +1,6 @@
 """Resolving links to files, the way Obsidian does.
 
-A link names a note without its ``.md`` (``[[N]]``, ``[[N.md]]`` and ``[t](N.md)`` are the
+A link names a note without its ``.md`` (``[[Ada]]``, ``[[Ada.md]]`` and ``[t](Ada.md)`` are the
 same link), and any other file by its full name (``[[diagram.png]]``), case-insensitively.
 When several files share that name the one with the shortest path wins (ties:
 alphabetical). A link with a folder part (``[[projects/alpha]]``) names the path from the

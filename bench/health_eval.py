@@ -32,9 +32,12 @@ from mnemex.embed.hashing import HashingEmbedder
 from mnemex.health import KINDS, HealthReport, scan
 from mnemex.vault import Vault
 
+#: kinds whose issues are told apart by a key (the link's target) besides their files
+_KEYED = ("broken_links", "loose_links", "broken_anchors")
+
 
 def _key(kind: str, files: list[str], key: str = "") -> tuple[str, ...]:
-    return (kind, *sorted(files), key if kind == "broken_links" else "")
+    return (kind, *sorted(files), key if kind in _KEYED else "")
 
 
 def evaluate(
@@ -59,7 +62,7 @@ def evaluate(
             "false_positives": [list(k[1:]) for k in sorted(set(found) - hits)][:10],
             "missed": [list(k[1:]) for k in sorted(set(expected) - hits)][:10],
         }
-        if kind == "broken_links":
+        if kind in ("broken_links", "loose_links"):
             right = sum(
                 1 for k in hits if found[k].data.get("suggested") == expected[k].get("suggested")
             )

@@ -10,8 +10,10 @@ is unique under the tolerant comparison health uses, so a clean page is never a
 duplicate by accident.
 
 Planted, each recorded in ``OUT/../<name>.manifest.json`` (not in the vault):
-broken links with a suggestion (plural, honorific, alias, wrong folder prefix, case, hyphens)
-and without one (a name no page has); orphans; duplicates (plural and honorific
+broken links with a suggestion (plural, honorific, alias, wrong folder prefix, a "-page"
+suffix) and without one (a name no page has); loose links (hyphens for spaces, which the
+index follows and Obsidian does not; a link differing by case only is exact, so none is
+planted); orphans; duplicates (plural and honorific
 variants, one thing as entity and concept, near-copies under unrelated names,
 pairs ingestion recorded); stale pages, handoffs and foundations; missing
 backlinks; broken frontmatter of several sorts; empty pages; and index drift,
@@ -307,16 +309,22 @@ def _plant_and_render(
         )
         b.plant("duplicates", [a["path"], c["path"]], how="ingestion")
     # broken links: in user notes, with and without a suggestion
+    # (a link differing from its page's name by case only is exact, as in Obsidian: no plant)
     broken: list[tuple[str, str | None]] = []
+    loose: list[tuple[str, str]] = []
     for i in range(14 * scale):
-        t = clean_thing()
         style = i % 7
-        if style == 5:  # case only: the index follows it, other tools may not
-            target = t["title"].lower() if t["title"] != t["title"].lower() else t["title"].upper()
-        elif style == 6:  # hyphens for spaces
-            target = t["title"].replace(" ", "-") if " " in t["title"] else t["title"] + "-page"
-            if target == slugify(t["title"]):  # the slug is the file name: an exact link
-                target = target.upper()
+        if style == 5:
+            continue
+        t = clean_thing()
+        if style == 6 and " " in t["title"]:  # hyphens for spaces: followed, but loose
+            target = t["title"].replace(" ", "-")
+            if target.lower() == slugify(t["title"]):  # the file name in another case: exact
+                target = t["title"].replace(" ", "--")
+            loose.append((target, t["path"]))
+            continue
+        if style == 6:
+            target = t["title"] + "-page"
         elif style == 0:
             target = t["title"] + "s"
         elif style == 1:
@@ -365,6 +373,10 @@ def _plant_and_render(
         host = notes[(i * 7 + 3) % len(notes)]
         b.files[host] += f"- also [[{target}]]\n"
         b.plant("broken_links", [host], key=target, suggested=suggested)
+    for i, (target, suggested) in enumerate(loose):
+        host = notes[(i * 5 + 2) % len(notes)]
+        b.files[host] += f"- and [[{target}]]\n"
+        b.plant("loose_links", [host], key=target, suggested=suggested)
     # broken frontmatter, in user notes (some already linking)
     kinds = ["title: [unclosed\n", "title: a\n  bad: indent\n", "- just\n- a list\n", None]
     for i in range(6 * scale):

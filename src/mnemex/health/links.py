@@ -13,7 +13,6 @@ which Obsidian does not do, is loose. Links in templates and template placeholde
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 from collections import defaultdict
 from collections.abc import Callable
@@ -29,8 +28,7 @@ from mnemex.health.scan import (
     register_checker,
 )
 from mnemex.health.view import NoteRow
-from mnemex.vault.layout import IGNORED_FOLDERS
-from mnemex.vault.links import LinkResolver, strip_note_suffix
+from mnemex.vault.links import LinkResolver, attachment_paths, strip_note_suffix
 from mnemex.vault.markdown import is_placeholder
 from mnemex.vault.vault import NOTE_SUFFIXES
 
@@ -70,23 +68,6 @@ class TolerantNames:
 def _link_text(target: str, dest: str) -> str:
     stem = PurePosixPath(dest).stem
     return f"[[{stem}]]" if target.lower() != stem.lower() else f"[[{dest}]]"
-
-
-def attachment_paths(root: Path) -> list[str]:
-    """Every file a link may name besides notes: images, PDFs, audio, video, canvases...
-
-    Vault-relative paths; dot-folders and dot-files (``.obsidian``, ``.git``, ``.trash``)
-    and ``node_modules`` are left out, as Obsidian leaves them out.
-    """
-    found: list[str] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in IGNORED_FOLDERS and not d.startswith(".")]
-        for name in files:
-            if name.startswith(".") or name.lower().endswith(NOTE_SUFFIXES):
-                continue
-            rel = os.path.relpath(os.path.join(folder, name), root)
-            found.append(rel.replace(os.sep, "/"))
-    return found
 
 
 def templates_folders(root: Path) -> list[str]:

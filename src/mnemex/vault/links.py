@@ -13,11 +13,13 @@ finds ``priya-raman.md`` (health reports such a link as ``loose_links``).
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
+from pathlib import Path
 
-from mnemex.vault.layout import slugify
+from mnemex.vault.layout import IGNORED_FOLDERS, slugify
 from mnemex.vault.vault import NOTE_SUFFIXES
 
 
@@ -37,6 +39,23 @@ def strip_note_suffix(rel: str) -> str:
         if lower.endswith(suffix):
             return rel[: -len(suffix)]
     return rel
+
+
+def attachment_paths(root: Path) -> list[str]:
+    """Every file a link may name besides notes: images, PDFs, audio, video, canvases...
+
+    Vault-relative paths; dot-folders and dot-files (``.obsidian``, ``.git``, ``.trash``)
+    and ``node_modules`` are left out, as Obsidian leaves them out.
+    """
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in IGNORED_FOLDERS and not d.startswith(".")]
+        for name in files:
+            if name.startswith(".") or name.lower().endswith(NOTE_SUFFIXES):
+                continue
+            rel = os.path.relpath(os.path.join(folder, name), root)
+            found.append(rel.replace(os.sep, "/"))
+    return found
 
 
 class LinkResolver:
@@ -105,4 +124,4 @@ class LinkResolver:
         return "/".join(parts)
 
 
-__all__ = ["LinkResolver", "strip_note_suffix"]
+__all__ = ["LinkResolver", "attachment_paths", "strip_note_suffix"]

@@ -10,18 +10,28 @@ split at sentences (then words) into pieces near the target. A table or code blo
 is kept whole up to :data:`MAX_CHARS`, and cut at line (then character) boundaries
 past it.
 
-How the target was chosen (``bench/peps_eval.py``; every figure and command is in
+How the target was chosen (``bench/peps_eval.py``; figures and commands for
 ``docs/benchmarks.md``): 83 paraphrase questions over the 27 typing PEPs, written before
-tuning, each naming the section that answers it. Section hit@5 / MRR / snippet hit@5 were
-0.819 / 0.589 / 0.771 with one block per chunk (PEP median 99 characters), and 0.819 /
-0.539 / 0.711, 0.795 / 0.541 / 0.699, 0.795 / 0.585 / 0.699, 0.795 / 0.542 / 0.735 at
-targets 400 / 600 / 800 / 1000; note recall@5 rose from 0.970 to 0.988-0.994 at every
-target. The targets differ by one or two questions of 83, so the target is the smallest
-that meets the other constraints: 400 keeps 2,077 of the 2,078 PEP chunks inside MiniLM's
-256 word pieces (800: 1,110 of 1,259; 1,000: 819 of 1,125) and gives a median of 332
-characters on ``bench/make_vault.py --notes 1000 --seed 7`` (4,350 chunks instead of
-10,298 at median 93; the issue asks for 300-1,000). LoCoMo has one short note per turn,
-so its chunks do not change.
+tuning, each naming the section that answers it. Section hit@5 / MRR / snippet hit@5:
+
+=================================  =====  =====  =====  =======  ============
+chunker (PEP median characters)    hit@5  MRR    snip   chunks   past window
+=================================  =====  =====  =====  =======  ============
+one block per chunk (99)           0.819  0.589  0.771  4,741    0.3%
+target 400 (337)                   0.819  0.539  0.711  2,078    0.002%
+target 600 (474)                   0.795  0.541  0.699  1,570    0.3%
+target 800 (599)                   0.795  0.585  0.699  1,259    2.4%
+target 1000 (677)                  0.795  0.542  0.735  1,125    6.4%
+=================================  =====  =====  =====  =======  ============
+
+Note recall@5 rose from 0.970 to 0.988-0.994 at every target. The targets differ by
+two questions of 83 on hit@5, with no trend, so the target is the smallest that meets
+the other constraints: 400 keeps all but one PEP chunk inside MiniLM's 256 word pieces
+(share of word pieces past the window above) and gives a median of 332 characters on
+``bench/make_vault.py --notes 1000 --seed 7`` (4,350 chunks instead of 10,298 at median
+93; the issue asks for 300-1,000). Tiny chunks still rank a section's best chunk a
+little higher (MRR 0.589): more chunks, each with the heading path, are more draws.
+LoCoMo (one note per turn) changes only in its 35 turns longer than the target.
 
 :data:`MAX_CHARS` keeps what the embedder reads (title, heading path and chunk) inside
 MiniLM's 256 word pieces for prose; dense code or markup can still pass it, and the

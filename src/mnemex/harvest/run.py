@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mnemex.config import Settings
 from mnemex.errors import ConfigError
@@ -41,6 +41,9 @@ from mnemex.models import ModelClient
 from mnemex.report import Report
 from mnemex.vault import Vault, parse_note, render_note, slugify
 from mnemex.vault.vault import atomic_write
+
+if TYPE_CHECKING:
+    from mnemex.index.sync import ProgressFactory
 
 #: Seconds a transcript must have been left alone before it is digested.
 DEFAULT_SETTLE_SECONDS = 300.0
@@ -547,13 +550,15 @@ def harvest_sessions(
     model: ModelClient | None = None,
     confirmed: bool = False,
     interval: float | None = None,
+    progress: ProgressFactory | None = None,
 ) -> HarvestReport:
     """Digest every finished session under ``sources`` (harness -> folders) into ``vault``.
 
     ``sources`` None means the folders of :func:`resolve_sources` (``[harvest]`` settings,
     else each reader's usual ones). ``settle_seconds``, ``private_marker`` and ``archive``
     left None come from ``[harvest]``. ``interval``: the seconds between runs of a watch, kept
-    in the heartbeat so doctor knows when the watch has stopped. Returns the counts; skips and
+    in the heartbeat so doctor knows when the watch has stopped. ``progress(total, label)``
+    returns a ``tick(n)`` callback, ticked once per transcript file. Returns the counts; skips and
     failures carry reasons. Never raises for a bad transcript; the heartbeat records any error
     that stopped the run (settings, a reader, the vault), and the error is raised again.
 
@@ -562,7 +567,16 @@ def harvest_sessions(
     """
     with failures_recorded(vault, interval=interval):
         return _harvest_sessions(
-            vault, sources, settle_seconds, now, private_marker, archive, model, confirmed, interval
+            vault,
+            sources,
+            settle_seconds,
+            now,
+            private_marker,
+            archive,
+            model,
+            confirmed,
+            interval,
+            progress,
         )
 
 
@@ -576,6 +590,7 @@ def _harvest_sessions(
     model: ModelClient | None,
     confirmed: bool,
     interval: float | None,
+    progress: ProgressFactory | None,
 ) -> HarvestReport:
     started = time.monotonic()
     when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
@@ -598,6 +613,8 @@ def _harvest_sessions(
         with recording(vault):
             for message in take_recovered(vault):  # what an interrupted run left, now committed
                 run.report.warn(".mnemex/intents", message)
+            # every folder is listed first, so the progress bar knows its length
+            found: list[tuple[str, Path, Callable[[Path], list[Session]]]] = []
             for harness, roots in wanted.items():
                 reader = load_reader(harness)
                 for root in roots:
@@ -611,8 +628,12 @@ def _harvest_sessions(
                         continue
                     if not paths:
                         run.report.warn(str(root), f"no {harness} transcripts found here")
-                    for path in paths:
-                        run.file(harness, path, reader.read)
+                    found.extend((harness, path, reader.read) for path in paths)
+            tick = progress(len(found), "harvesting") if progress else None
+            for harness, path, read in found:
+                run.file(harness, path, read)
+                if tick is not None:
+                    tick(1)
             if run.written:
                 summary = (
                     run.titles[0]

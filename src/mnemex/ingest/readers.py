@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pypdf import PdfReader
@@ -35,6 +35,9 @@ from mnemex.errors import MnemexError
 from mnemex.ingest.model import SourceDoc
 from mnemex.sanitise import escape, strip
 from mnemex.vault.markdown import atx_heading, split_frontmatter
+
+if TYPE_CHECKING:
+    from mnemex.index.sync import ProgressFactory
 
 #: Refuse anything larger: a source is read whole into memory and into the vault.
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
@@ -108,23 +111,29 @@ def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceDoc:
 
 
 def read_sources(
-    path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+    path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, progress: ProgressFactory | None = None
 ) -> Iterator[SourceDoc | ReadFailure]:
     """Read a file, or every supported file under a folder (recursive, sorted by path).
 
     Hidden files and folders (``.git``, ``.obsidian``, ``.mnemex``) are left out and
     files of other types are skipped; a file that fails is yielded as a
-    :class:`ReadFailure` and the walk goes on.
+    :class:`ReadFailure` and the walk goes on. ``progress(total, label)`` returns a
+    ``tick(n)`` callback, ticked once per file read.
     """
     if not path.exists():
         yield ReadFailure(str(path), f"{path}: no such file or folder")
         return
     files = [path] if path.is_file() else _source_files(path)
+    tick = progress(len(files), "reading") if progress else None
     for file in files:
+        item: SourceDoc | ReadFailure
         try:
-            yield read_source(file, max_bytes=max_bytes)
+            item = read_source(file, max_bytes=max_bytes)
         except SourceReadError as exc:
-            yield ReadFailure(str(file), str(exc))
+            item = ReadFailure(str(file), str(exc))
+        if tick is not None:
+            tick(1)
+        yield item
 
 
 def read_text_source(

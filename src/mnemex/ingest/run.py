@@ -35,6 +35,7 @@ from mnemex.sanitise import escape, strip
 from mnemex.vault import LOCAL_DIR, Vault, check_name
 
 if TYPE_CHECKING:
+    from mnemex.index.sync import ProgressFactory
     from mnemex.models import ModelClient
 
 Extractor = Callable[[SourceDoc], Extraction]
@@ -78,28 +79,46 @@ def plan_docs(
     extractor: Extractor | None = None,
     now: dt.datetime | None = None,
     root: Path | None = None,
+    progress: ProgressFactory | None = None,
 ) -> IngestPlan:
     """Plan a batch: each source in order; one that fails to read or extract is counted failed.
 
     A source read from the vault's ``inbox/`` is moved into the wiki (see
     :meth:`Planner.add`). Relative source paths are taken from ``root`` (the vault,
-    for MCP) or else from the working directory (the CLI).
+    for MCP) or else from the working directory (the CLI). ``progress(total, label)``
+    returns a ``tick(n)`` callback: the index sync ticks through it, then each source.
     """
-    brain.sync()
+    brain.sync(progress)
     extract = extractor or offline_extractor
     planner = Planner(brain, domain, now)
+    tick = None
+    if progress is not None:
+        docs = list(docs)
+        tick = progress(len(docs), "extracting")
     for doc in docs:
-        if isinstance(doc, ReadFailure):
-            planner.fail(doc.path, doc.reason)
-            continue
-        try:
-            extraction = extract(doc)
-        except MnemexError as exc:
-            planner.fail(doc.path, f"extraction failed: {exc}")
-            continue
-        where = Path(doc.path) if root is None else root / doc.path
-        planner.add(doc, extraction, inbox_file(brain.vault, where))
+        _plan_doc(brain, planner, doc, extract, root)
+        if tick is not None:
+            tick(1)
     return planner.finish()
+
+
+def _plan_doc(
+    brain: Brain,
+    planner: Planner,
+    doc: SourceDoc | ReadFailure,
+    extract: Extractor,
+    root: Path | None,
+) -> None:
+    if isinstance(doc, ReadFailure):
+        planner.fail(doc.path, doc.reason)
+        return
+    try:
+        extraction = extract(doc)
+    except MnemexError as exc:
+        planner.fail(doc.path, f"extraction failed: {exc}")
+        return
+    where = Path(doc.path) if root is None else root / doc.path
+    planner.add(doc, extraction, inbox_file(brain.vault, where))
 
 
 def run(brain: Brain, plan: IngestPlan, apply: bool, diffs: bool = True) -> dict[str, Any]:
@@ -119,22 +138,25 @@ def ingest_path(
     extractor: Extractor | None = None,
     confirmed: bool = False,
     offline: bool = False,
+    progress: ProgressFactory | None = None,
 ) -> dict[str, Any]:
     """Ingest a file, or every source file of a folder (the CLI reads any path the user names).
 
     With a ``[model]`` in ``mnemex.toml`` (and not ``offline``) the sources are extracted by
     the model: the run's cost is estimated first and refused above ``confirm_above_usd``
     unless ``confirmed``. A preview with a model runs the model too (that is what it shows).
+    ``progress(total, label)`` returns a ``tick(n)`` callback, ticked once per file read and
+    once per file extracted (and by the index sync before planning).
 
     Raises:
         CostConfirmationRequired: a model run above the limit, not confirmed.
     """
     name = pick_domain(brain.vault, domain)
-    docs = list(read_sources(path.expanduser()))
+    docs = list(read_sources(path.expanduser(), progress=progress))
     cost: dict[str, Any] = {"extractor": ["offline"], "estimated_usd": 0.0}
     if extractor is None and not offline:
         extractor, cost = _model_extractor(brain.vault, docs, confirmed)
-    plan = plan_docs(brain, docs, name, extractor)
+    plan = plan_docs(brain, docs, name, extractor, progress=progress)
     result = run(brain, plan, apply)
     if extractor is not None:
         result["cost"] = {**cost, "extractor": result["cost"]["extractor"]}

@@ -66,7 +66,10 @@ def test_ingest_applies_one_commit_and_reingest_is_a_no_op(root: Path, sources: 
     assert first["applied"] is True and first["created"] >= 3
     assert commits(root) == before + 1
     second = mnemex(root, "ingest", str(sources / "a-overview.md"))
-    assert "unchanged" in second.output and "0 created, 0 updated, 1 unchanged" in second.output
+    assert (
+        "unchanged" in second.output
+        and "0 created, 0 updated, 0 deleted, 1 unchanged" in second.output
+    )
     assert commits(root) == before + 1
 
 

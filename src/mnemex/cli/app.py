@@ -15,7 +15,7 @@ from mnemex import __version__
 from mnemex.brain import Brain
 from mnemex.errors import MnemexError
 from mnemex.index.backend import Scope
-from mnemex.index.sync import SyncResult
+from mnemex.index.sync import ProgressFactory, SyncResult
 from mnemex.report import Report
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,9 +59,15 @@ def emit(data: Any, as_json: bool, text: Callable[[], None]) -> None:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
-def progress_bar(total: int, label: str) -> Callable[[int], None]:
-    """A progress bar on stderr (only when it is a terminal); returns the ``advance`` callable."""
-    if not sys.stderr.isatty() or total < 64:
+#: A sync that a reading command runs on the way (search, backlinks, ...) shows a bar only
+#: for a job this big: a bar over a note or two changed since the last search is noise.
+BACKGROUND_STEPS = 64
+
+
+def progress_bar(total: int, label: str, minimum: int = 2) -> Callable[[int], None]:
+    """A progress bar on stderr (only when it is a terminal and there are at least ``minimum``
+    steps); returns the ``advance`` callable."""
+    if not sys.stderr.isatty() or total < minimum:
         return lambda n: None
     bar = click.progressbar(length=total, label=label, file=sys.stderr)
     bar.__enter__()
@@ -74,6 +80,14 @@ def progress_bar(total: int, label: str) -> Callable[[int], None]:
             bar.__exit__(None, None, None)
 
     return advance
+
+
+def progress_for(as_json: bool, minimum: int = 2) -> ProgressFactory | None:
+    """The progress bars a command hands the library: none in ``--json`` mode (a script is
+    reading) or when stderr is not a terminal (a log would fill with bar redraws)."""
+    if as_json or not sys.stderr.isatty():
+        return None
+    return functools.partial(progress_bar, minimum=minimum)
 
 
 def print_report(report: Report, extra: str = "") -> None:
@@ -278,7 +292,7 @@ def search(
 
     brain = app.brain
     if not no_sync:
-        brain.sync(progress_bar)
+        brain.sync(progress_for(as_json, BACKGROUND_STEPS))
     scope = Scope(
         kinds=kinds,
         domains=domains,
@@ -319,7 +333,7 @@ def backlinks(app: Context, path: str, as_json: bool) -> None:
     from mnemex.retrieve import backlinks as get_backlinks
 
     brain = app.brain
-    brain.sync(progress_bar)
+    brain.sync(progress_for(as_json, BACKGROUND_STEPS))
     links = get_backlinks(brain.backend, brain.vault.rel_path(path))
     lines = [f"{lk['src_path']}:{lk['line']}  {lk['src_title']}" for lk in links]
     emit(links, as_json, lambda: click.echo("\n".join(lines) or "no backlinks"))
@@ -337,7 +351,7 @@ def related(app: Context, path: str, depth: int, limit: int, as_json: bool) -> N
     from mnemex.retrieve import connected
 
     brain = app.brain
-    brain.sync(progress_bar)
+    brain.sync(progress_for(as_json, BACKGROUND_STEPS))
     nodes = connected(brain.backend, brain.vault.rel_path(path), depth=depth, limit=limit)
     lines = [f"{n['distance']}  {n['path']}  ({', '.join(n['relation'])})" for n in nodes]
     emit(nodes, as_json, lambda: click.echo("\n".join(lines) or "no connected notes"))
@@ -352,7 +366,7 @@ def graph(app: Context, as_json: bool) -> None:
     from mnemex.retrieve import overview
 
     brain = app.brain
-    brain.sync(progress_bar)
+    brain.sync(progress_for(as_json, BACKGROUND_STEPS))
     data = overview(brain.backend)
 
     def text() -> None:
@@ -389,7 +403,7 @@ def index(ctx: click.Context, allow_empty: bool, as_json: bool) -> None:
     app: Context = ctx.obj
     brain = app.brain
     _refuse_emptying(brain, allow_empty)
-    result = brain.sync(progress_bar)
+    result = brain.sync(progress_for(as_json))
     emit(result.to_dict(), as_json, lambda: print_sync(result))
 
 
@@ -451,7 +465,7 @@ def index_rebuild(app: Context, allow_empty: bool, as_json: bool) -> None:
     """Throw the index away and build it again from the files."""
     brain = app.brain
     _refuse_emptying(brain, allow_empty)
-    result = brain.rebuild(progress_bar)
+    result = brain.rebuild(progress_for(as_json))
     emit(result.to_dict(), as_json, lambda: print_sync(result))
 
 
@@ -547,7 +561,7 @@ def eval_retrieval(
         groups=[g.strip() for g in groups.split(",")] if groups else None,
         workdir=workdir,
         embedder=load_embedder(embedder),
-        progress=progress_bar,
+        progress=progress_for(as_json),
     )
 
     def text() -> None:

@@ -12,7 +12,15 @@ from pathlib import Path
 
 import click
 
-from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, print_report
+from mnemex.cli.app import (
+    Context,
+    emit,
+    handle_errors,
+    json_option,
+    pass_app,
+    print_report,
+    progress_for,
+)
 from mnemex.harvest.run import (
     failures_recorded,
     harvest_sessions,
@@ -159,11 +167,18 @@ def harvest(
                     on_report=show,
                 )
             return
+        progress = progress_for(as_json)
         report = harvest_sessions(
-            vault, sources, settle_seconds=settle, archive=archive, model=model, confirmed=confirmed
+            vault,
+            sources,
+            settle_seconds=settle,
+            archive=archive,
+            model=model,
+            confirmed=confirmed,
+            progress=progress,
         )
         if report.changed and not no_index:
-            app.brain.sync()
+            app.brain.sync(progress)
     data = report.to_dict()
     emit(data, as_json, lambda: print_report(report))
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import click
 
-from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
+from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, progress_for
+from mnemex.report import OUTCOMES, Report
 
 
 def _print(result: dict[str, Any]) -> None:
@@ -42,10 +43,7 @@ def _print(result: dict[str, Any]) -> None:
     for outcome in ("skipped", "refused", "failed"):
         for problem in result["problems"].get(outcome, []):
             click.echo(f"{outcome} {problem['path']}: {problem['reason']}")
-    counts = ", ".join(
-        f"{result[k]} {k}"
-        for k in ("created", "updated", "unchanged", "skipped", "refused", "failed")
-    )
+    counts = Report(**{k: result[k] for k in OUTCOMES}).summary()
     if not applied:
         cost = result["cost"]
         usd = cost["estimated_usd"]
@@ -97,10 +95,19 @@ def ingest(
     """
     from mnemex.ingest.run import ingest_path
 
-    result = ingest_path(app.brain, path, domain, apply=not preview, confirmed=yes, offline=offline)
+    progress = progress_for(as_json)
+    result = ingest_path(
+        app.brain,
+        path,
+        domain,
+        apply=not preview,
+        confirmed=yes,
+        offline=offline,
+        progress=progress,
+    )
     changed = result["created"] or result["updated"] or result["move"]
     if result["applied"] and changed and not no_index:
-        app.brain.sync()
+        app.brain.sync(progress)
     emit(result, as_json, lambda: _print(result))
     if result["failed"]:
         raise SystemExit(1)

@@ -54,7 +54,12 @@ def test_every_write_from_concurrent_servers_lands_is_indexed_and_is_in_git(tmp_
                         {"path": "notes/shared-log", "content": f"- s{n} entry {i}"},
                     )
                 )
-                hits = ok(await client.call_tool("search", {"query": "zebra", "k": 50}))
+                hits = ok(
+                    await client.call_tool(
+                        "search", {"query": "zebra", "k": 50, "max_tokens": 20000}
+                    )
+                )
+                assert not hits.get("truncated"), hits.get("note")
                 found += [h["path"] for h in hits["hits"]]
             ok(
                 await client.call_tool(

@@ -260,31 +260,31 @@ def bench_embed(res: Results, runs: int, profile: bool, sweep: bool) -> None:
             tokens_mean=round(statistics.mean(tokens), 1),
             chars_mean=round(statistics.mean(len(t) for t in texts), 1),
             batch_size=emb.batch_size,
-            batch_chars=emb.batch_chars,
+            batch_tokens=getattr(emb, "batch_tokens", None),
         )
         if sweep:
             sweep_batches(res, emb, texts, target)
 
 
 def sweep_batches(res: Results, emb: Any, texts: list[str], target: int, rounds: int = 3) -> None:
-    """Throughput for other batch sizes (no character cap), round-robin so noise hits all alike."""
-    saved = (emb.batch_size, emb.batch_chars)
+    """Throughput for other batch sizes (no word-piece cap), round-robin so noise hits all alike."""
+    saved = (emb.batch_size, emb.batch_tokens)
     configs = [(size, 1 << 30) for size in (1, 2, 4, 8, 16, 32)] + [saved]
     rates: dict[tuple[int, int], list[float]] = {c: [] for c in configs}
     try:
         for _ in range(rounds):
             for config in configs:
-                emb.batch_size, emb.batch_chars = config
+                emb.batch_size, emb.batch_tokens = config
                 t = time.perf_counter()
                 emb.embed_documents(texts)
                 rates[config].append(len(texts) / (time.perf_counter() - t))
     finally:
-        emb.batch_size, emb.batch_chars = saved
+        emb.batch_size, emb.batch_tokens = saved
     table = []
-    for (size, chars), r in rates.items():
-        label = "current" if (size, chars) == saved else "no char cap"
+    for (size, pieces), r in rates.items():
+        label = "current" if (size, pieces) == saved else "no word-piece cap"
         median = statistics.median(r)
-        table.append({"batch_size": size, "batch_chars": chars, "chunks_per_s": round(median, 1)})
+        table.append({"batch_size": size, "batch_tokens": pieces, "chunks_per_s": round(median, 1)})
         log(f"    sweep ~{target} tok: batch_size={size:3d} ({label}) -> {median:.0f} chunks/s")
     res.extra[f"embed_sweep_{target}"] = table
 

@@ -38,3 +38,32 @@ def test_wordllama_loads_its_shipped_weights_offline() -> None:
     vectors = emb.embed_documents(["vector search", "semantic retrieval", "banana bread"])
     assert vectors.shape == (3, 256)
     assert float(vectors[0] @ vectors[1]) > float(vectors[0] @ vectors[2])
+
+
+def test_each_distinct_text_is_embedded_once_and_rows_keep_input_order() -> None:
+    emb = load_embedder("hashing")
+    calls: list[list[str]] = []
+    original = emb.embed_batch
+
+    def counted(texts):  # type: ignore[no-untyped-def]
+        calls.append(list(texts))
+        return original(texts)
+
+    emb.embed_batch = counted  # type: ignore[method-assign]
+    ticks: list[int] = []
+    texts = ["alpha beta", "gamma", "alpha beta", "delta", "gamma", "alpha beta"]
+    vectors = emb.embed_documents(texts, progress=ticks.append)
+    assert sorted(t for batch in calls for t in batch) == ["alpha beta", "delta", "gamma"]
+    assert np.array_equal(vectors[0], vectors[2]) and np.array_equal(vectors[1], vectors[4])
+    assert np.allclose(vectors, np.stack([original([t])[0] for t in texts]))
+    assert sum(ticks) == len(texts)
+
+
+def test_minilm_batches_by_word_pieces_and_reports_every_text(minilm: MiniLMEmbedder) -> None:
+    texts = [f"note {i}: " + "word " * (i * 7 % 300) for i in range(70)]
+    ticks: list[int] = []
+    vectors = minilm.embed_documents(texts, progress=ticks.append)
+    assert sum(ticks) == len(texts)
+    fitting = [i for i, t in enumerate(texts) if minilm.count_tokens(t) < 256]
+    alone = np.stack([minilm.embed_query(texts[i]) for i in fitting])
+    assert np.allclose(vectors[fitting], alone, atol=1e-5)

@@ -45,13 +45,32 @@ class Embedder:
     def embed_documents(
         self, texts: Sequence[str], progress: Callable[[int], None] | None = None
     ) -> Vectors:
-        """Embed many document texts, in length-sorted batches, in input order.
+        """Embed many document texts, each distinct text once; rows in input order.
 
-        Sorting by length keeps padding (wasted work) low in each batch, which is
-        most of the throughput of a transformer on a small CPU.
+        ``progress(n)`` is called as texts are done, ``len(texts)`` in all.
         """
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        index: dict[str, int] = {}
+        where = [index.setdefault(text, len(index)) for text in texts]
+        distinct = list(index)
+        vectors = self.embed_distinct(distinct, progress)
+        if progress is not None and len(distinct) < len(texts):
+            progress(len(texts) - len(distinct))
+        if len(distinct) == len(texts):
+            return vectors
+        out: Vectors = vectors[np.asarray(where, dtype=np.intp)]
+        return out
+
+    def embed_distinct(
+        self, texts: Sequence[str], progress: Callable[[int], None] | None = None
+    ) -> Vectors:
+        """Embed distinct texts in length-sorted batches (``batch_size``, ``batch_chars``).
+
+        Sorting by length keeps padding (wasted work) low in each batch, which is
+        most of the throughput of a transformer on a small CPU. Subclasses that can
+        measure length better (in tokens) override this.
+        """
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         batch: list[int] = []

@@ -128,11 +128,12 @@ def last_line(text: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["index", "rebuild"])
-def test_indexing_shows_an_embedding_bar_on_a_terminal_and_ends_with_the_counts(
+def test_indexing_shows_parsing_and_embedding_bars_on_a_terminal_and_ends_with_the_counts(
     vault: Path, sources: Path, name: str
 ) -> None:
     code, out, terminal = on_terminal(command(name, vault, sources))
     assert code == 0, terminal
+    assert bar("parsing").search(terminal), terminal
     assert bar("embedding").search(terminal), terminal
     assert COUNTS.search(last_line(out)), out
     assert not ANY_BAR.search(out)

@@ -159,3 +159,15 @@ def test_huge_lines_and_many_headings_are_chunked_in_linear_time() -> None:
     assert result["many-headings"][0] == 100_000
     assert result["deep-headings"][0] == 100_000
     assert result["many-paragraphs"][0] < 200_000 // 100
+
+
+def test_the_embedded_text_names_a_title_once_when_the_heading_path_opens_with_it() -> None:
+    from mnemex.index.sync import embed_text
+
+    assert embed_text("Deploys", "Deploys > Rollback", "Takes a minute.") == (
+        "Deploys > Rollback\nTakes a minute."
+    )
+    assert embed_text("deploys", "Deploys", "x") == "Deploys\nx"
+    assert embed_text("Runbook", "Deploys > Rollback", "x") == "Runbook > Deploys > Rollback\nx"
+    assert embed_text("Runbook", "", "x") == "Runbook\nx"
+    assert embed_text(None, "", "x") == "x"

@@ -53,7 +53,13 @@ class SyncResult:
 
 
 def embed_text(title: str | None, heading: str, text: str) -> str:
-    """What the embedder sees for a chunk: its place in the note, then the chunk."""
+    """What the embedder sees for a chunk: its place in the note, then the chunk.
+
+    A title that the heading path already opens with (a note whose ``title`` is
+    also its H1) is said once: the repeat costs word pieces and adds no meaning.
+    """
+    if title and heading and heading.split(" > ", 1)[0].strip().casefold() == title.casefold():
+        title = None
     context = " > ".join(part for part in (title, heading) if part)
     return f"{context}\n{text}" if context else text
 
@@ -225,7 +231,10 @@ class Indexer:
         # With the same set of paths, no existing link can change target: only the
         # changed notes' own links need resolving, against the unchanged resolver.
         resolver = None if paths_changed or not changed else LinkResolver(backend.note_paths())
+        parsed = self._progress(len(changed), "parsing") if self._progress and changed else None
         for entry, data in changed:
+            if parsed is not None:
+                parsed(1)  # ticked as each file is taken up, so every path out of the loop counts
             rel = entry.rel
             try:
                 text = data.decode("utf-8")

@@ -110,7 +110,8 @@ def test_links_are_read_as_obsidian_reads_them() -> None:
     assert ("", "local-heading", None, False) in found  # [here](#local-heading)
     targets = {lk.target for lk in links}
     assert not any("\\" in t or "://" in t or t.startswith("mailto:") for t in targets)
-    assert not targets & {"Nowhere", "Nowhere either", "missing.png", "gone.pdf"}  # code
+    code = {"Nowhere", "Nowhere either", "missing.png", "gone.pdf"}
+    assert not targets & (code | {"Quoted nowhere", "quoted-gone.png"})  # also in a callout
     in_properties = [lk for lk in links if lk.line < 7]
     assert [(lk.target, lk.line) for lk in in_properties] == [
         ("Three laws of motion", 2),
@@ -123,6 +124,22 @@ def test_a_heading_inside_a_link_is_no_tag() -> None:
     assert parse_note(_read(LINKS), LINKS).tags == ["physics", "reference", "physics/mechanics"]
     tags = parse_note("[[#Intro]] [[N#Part]] [x](#part) [y](N.md#Part) #real", "n.md").tags
     assert tags == ["real"]
+
+
+def test_a_tag_starts_a_line_or_follows_white_space_as_in_obsidian() -> None:
+    text = "#first word#not color:#0a8c28 \\#escaped (#paren) #2024 #y2024 #one#two\n\t#indented"
+    assert parse_note(text, "n.md").tags == ["first", "y2024", "one", "two", "indented"]
+
+
+def test_a_fence_in_a_blockquote_is_code_and_ends_with_its_quote() -> None:
+    text = (
+        "> ```\n> [[In quoted code]] #in-code\n> ```\n> [[Quoted]]\n"
+        "> ```\n> [[Open quoted code]]\n[[After the quote]] #after\n"
+        "````\n```\n[[Inside a longer fence]]\n```\n````\n[[Last]]\n"
+    )
+    note = parse_note(text, "n.md")
+    assert [lk.target for lk in note.links] == ["Quoted", "After the quote", "Last"]
+    assert note.tags == ["after"]
 
 
 def test_a_bom_before_the_frontmatter_hides_nothing() -> None:

@@ -60,7 +60,11 @@ class ParsedNote:
 # (a line of 200,000 unclosed "[[" once took minutes). No pattern may rescan what an
 # earlier start already scanned: each bracket run stops at the next bracket, and what
 # cannot be said that way (headings, code spans, link targets) is done in Python.
-_FENCE_RE = re.compile(r"^(```|~~~)")
+#: A fence opens with three or more backticks or tildes (backticks not repeated in its
+#: info string); it closes on a line of the same character, at least as long, alone.
+_FENCE_RE = re.compile(r"(`{3,}(?=[^`]*$)|~{3,})")
+#: The ``>`` markers of a blockquote or callout, each with one optional space after it.
+_QUOTE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*")
 _BACKTICKS_RE = re.compile(r"`+")
 _WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 # [text](target) links to local files; Obsidian resolves these too. The text holds no
@@ -72,7 +76,12 @@ _MDLINK_RE = re.compile(
 )
 #: ``https:``, ``mailto:``, ``obsidian:``...: a URL, never a file of the vault.
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-_TAG_RE = re.compile(r"(?<![\w/&#\]\)`])#([\w\-/]*[^\W\d][\w\-/]*)", re.UNICODE)
+#: A run of tags: the first ``#`` at the start of a line or after white space (so
+#: ``color:#0a8c28``, ``a#b`` and an escaped ``\\#tag`` are not tags), then any tags
+#: written straight after it (``#one#two``), as Obsidian reads them.
+_TAG_RUN_RE = re.compile(r"(?<!\S)#[\w\-/]+(?:#[\w\-/]+)*", re.UNICODE)
+#: A tag needs a letter or an underscore (``#2024`` is not a tag).
+_NOT_DIGITS_RE = re.compile(r"[^\W\d]", re.UNICODE)
 _ATX_OPEN_RE = re.compile(r"(#{1,6})(\s+)")
 #: Frontmatter expanding to more values than this (plus its length) is refused: YAML
 #: aliases can make a few lines stand for billions of values ("billion laughs").
@@ -171,19 +180,30 @@ def _aliases(value: Any) -> list[str]:
 
 
 def mask_code(body: str) -> str:
-    """Blank out fenced code and inline code, keeping line structure and offsets."""
+    """Blank out fenced code and inline code, keeping line structure and offsets.
+
+    Fences inside a blockquote or callout (``> ```python``) count too, and such a
+    fence ends where its quote ends, as in CommonMark.
+    """
     out: list[str] = []
-    in_fence: str | None = None
+    fence: str | None = None  # the opening run of the fence we are in
+    depth = 0  # the quote depth the fence was opened at
     for line in body.split("\n"):
-        stripped = line.lstrip()
-        m = _FENCE_RE.match(stripped)
-        if in_fence:
+        quote = _QUOTE_RE.match(line)
+        prefix = quote.group(0) if quote else ""
+        level = prefix.count(">")
+        rest = line[len(prefix) :]
+        m = _FENCE_RE.match(rest)
+        if fence is not None and level < depth:
+            fence = None  # the quote holding the fence has ended
+        if fence is not None:
             out.append(" " * len(line))
-            if m and stripped.startswith(in_fence):
-                in_fence = None
+            run = m.group(1) if m else ""
+            if run[:1] == fence[0] and len(run) >= len(fence) and not rest[len(run) :].strip():
+                fence = None
             continue
         if m:
-            in_fence = m.group(1)
+            fence, depth = m.group(1), level
             out.append(" " * len(line))
             continue
         out.append(_mask_spans(line) if "`" in line else line)
@@ -334,10 +354,11 @@ def extract_tags(masked_body: str) -> list[str]:
             continue
         if "[" in line:
             line = _MDLINK_RE.sub(_blank, _WIKILINK_RE.sub(_blank, line))
-        for m in _TAG_RE.finditer(line):
-            tag = m.group(1).strip("/")
-            if tag:
-                tags.append(tag)
+        for m in _TAG_RUN_RE.finditer(line):
+            for part in m.group(0).split("#"):
+                tag = part.strip("/")
+                if tag and _NOT_DIGITS_RE.search(tag):
+                    tags.append(tag)
     return tags
 
 

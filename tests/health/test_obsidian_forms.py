@@ -224,7 +224,8 @@ def test_a_missing_heading_or_block_is_a_broken_anchor(tmp_path: Path) -> None:
         "Anchors.md",
         "# Anchors\n[[Three laws of motion#Fourth law]], [[Three laws of motion#^nope]],\n"
         "[[#Missing here]], [[Three laws of motion#Secnd law]], [[#Anchors]], "
-        "![[manual.pdf#page=99]].\n",
+        "![[manual.pdf#page=99]], [[Three laws of motion#First law#Momentum]], [[#Quoted]].\n"
+        "> ```md\n> # Quoted\n> ```\n",
     )
     data = _scan(root)
     assert data["broken_links"] == []
@@ -234,8 +235,12 @@ def test_a_missing_heading_or_block_is_a_broken_anchor(tmp_path: Path) -> None:
         ("Three laws of motion", "^nope"),
         ("", "Missing here"),
         ("Three laws of motion", "Secnd law"),
+        ("Three laws of motion", "First law#Momentum"),
+        ("", "Quoted"),  # a heading in code, even inside a quote, is no heading
     }
     assert found[("Three laws of motion", "Secnd law")]["suggestion"] == "link to #Second law"
+    nested = found[("Three laws of motion", "First law#Momentum")]["detail"]
+    assert "no heading 'Momentum' (under 'First law')" in nested
     assert all(i["files"] == ["Anchors.md"] for i in data["broken_anchors"])
 
 

@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from mnemex.health.ids import Issue
 from mnemex.health.links import links_checked
 from mnemex.health.scan import ScanContext, register_checker
-from mnemex.vault.markdown import atx_heading, split_frontmatter
+from mnemex.vault.markdown import atx_heading, fenced_lines, split_frontmatter
 
-_FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _QUOTE_RE = re.compile(r"^(?:\s*>)+")
 _SETEXT_RE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _BLOCK_ID_RE = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
@@ -66,16 +65,10 @@ def note_anchors(text: str) -> Anchors:
     code blocks left out."""
     _, body, _ = split_frontmatter(text)
     found = Anchors()
-    fence: str | None = None
     previous = ""
-    for line in body.split("\n"):
-        opened = _FENCE_RE.match(line)
-        if fence is not None:
-            if opened and line.strip().startswith(fence):
-                fence = None
-            continue
-        if opened:
-            fence = opened.group(1)
+    lines = body.split("\n")
+    for line, fenced in zip(lines, fenced_lines(lines), strict=True):
+        if fenced:
             previous = ""
             continue
         plain = _QUOTE_RE.sub("", line).strip()
@@ -121,7 +114,9 @@ def broken_anchors(ctx: ScanContext) -> list[Issue]:
         where = "line " + ", ".join(str(n) for n in sorted(set(lines))[:5])
         what = "block" if anchor.startswith("^") else "heading"
         written = f"[[{target}#{anchor}]]"
-        detail = f"{written} ({where}): {dst} has no {what} {anchor!r}; Obsidian opens the note"
+        parent, _, last = anchor.rpartition("#")
+        missing = f"{last!r} (under {parent.replace('#', ' > ')!r})" if parent else repr(anchor)
+        detail = f"{written} ({where}): {dst} has no {what} {missing}; Obsidian opens the note"
         close = (
             []
             if what == "block"

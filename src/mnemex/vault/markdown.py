@@ -179,16 +179,17 @@ def _aliases(value: Any) -> list[str]:
     return _string_list(value)
 
 
-def mask_code(body: str) -> str:
-    """Blank out fenced code and inline code, keeping line structure and offsets.
+def fenced_lines(lines: list[str]) -> list[bool]:
+    """For each line, whether it belongs to a fenced code block (its fences included).
 
     Fences inside a blockquote or callout (``> ```python``) count too, and such a
-    fence ends where its quote ends, as in CommonMark.
+    fence ends where its quote ends, as in CommonMark; a fence closes only on a line
+    of its own character, at least as long as the one that opened it.
     """
-    out: list[str] = []
+    flags: list[bool] = []
     fence: str | None = None  # the opening run of the fence we are in
     depth = 0  # the quote depth the fence was opened at
-    for line in body.split("\n"):
+    for line in lines:
         quote = _QUOTE_RE.match(line)
         prefix = quote.group(0) if quote else ""
         level = prefix.count(">")
@@ -197,17 +198,24 @@ def mask_code(body: str) -> str:
         if fence is not None and level < depth:
             fence = None  # the quote holding the fence has ended
         if fence is not None:
-            out.append(" " * len(line))
+            flags.append(True)
             run = m.group(1) if m else ""
             if run[:1] == fence[0] and len(run) >= len(fence) and not rest[len(run) :].strip():
                 fence = None
             continue
         if m:
             fence, depth = m.group(1), level
-            out.append(" " * len(line))
-            continue
-        out.append(_mask_spans(line) if "`" in line else line)
-    return "\n".join(out)
+        flags.append(m is not None)
+    return flags
+
+
+def mask_code(body: str) -> str:
+    """Blank out fenced code and inline code, keeping line structure and offsets."""
+    lines = body.split("\n")
+    return "\n".join(
+        " " * len(line) if fenced else (_mask_spans(line) if "`" in line else line)
+        for line, fenced in zip(lines, fenced_lines(lines), strict=True)
+    )
 
 
 def _mask_spans(line: str) -> str:
@@ -468,6 +476,7 @@ __all__ = [
     "atx_heading",
     "extract_links",
     "extract_tags",
+    "fenced_lines",
     "frontmatter_links",
     "is_placeholder",
     "link_spans",

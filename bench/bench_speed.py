@@ -1,6 +1,7 @@
 """Speed and memory benchmarks of mnemex against its targets.
 
-    python bench/bench_speed.py                      # everything, 10,000 notes (~100k chunks)
+    python bench/bench_speed.py                      # everything, 10,000 notes (~43k chunks)
+    python bench/bench_speed.py --notes 23000        # ~100k chunks, the size of the search target
     python bench/bench_speed.py --only search,noop   # some of: embed search noop edit memory cli
     python bench/bench_speed.py --profile            # also write cProfile reports to bench/out/
 

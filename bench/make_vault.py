@@ -15,8 +15,9 @@ a list of ordinary English words by part of speech, plus pronounceable
 pseudo-words (jargon, names of people, projects and places) built from
 syllables. Word choice is Zipf-like with a per-note topic, so keyword posting
 lists and vector neighbourhoods have a realistic shape. Notes average about
-ten chunks (as cut by :func:`mnemex.index.chunking.chunk_body`), so 10,000
-notes make about 100,000 chunks; ``--stats`` checks that with the real chunker.
+4.3 chunks (as cut by :func:`mnemex.index.chunking.chunk_body` since issue 13;
+ten with the old one-block-per-chunk chunker), so 10,000 notes make about
+43,000 chunks; ``--stats`` checks that with the real chunker.
 
 Only the content is deterministic; file modification times are whatever the
 file system gives.

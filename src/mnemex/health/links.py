@@ -4,8 +4,9 @@ They read the links the index resolved with Obsidian's rule
 (:class:`~mnemex.vault.LinkResolver`). A link that resolves to no note and no
 attachment (any other file of the vault) is broken; its suggestion is the page a
 tolerant match finds (case, hyphens, plurals, honorifics, a wrong folder prefix, a
-title or an alias), and only when exactly one page matches: an ambiguous or absent
-match suggests nothing. A link the index follows only by folding hyphens and spaces,
+title or an alias), or for an attachment the one file of that name in another folder
+or with spaces, hyphens and underscores folded, and only when exactly one matches: an
+ambiguous or absent match suggests nothing. A link the index follows only by folding hyphens and spaces,
 which Obsidian does not do, is loose. Links in templates and template placeholders
 (``[[{{date}}]]``) are not checked.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
@@ -31,6 +33,8 @@ from mnemex.health.view import NoteRow
 from mnemex.vault.links import LinkResolver, attachment_paths, strip_note_suffix
 from mnemex.vault.markdown import is_placeholder
 from mnemex.vault.vault import NOTE_SUFFIXES
+
+_FOLD_RE = re.compile(r"[\s_\-]+")
 
 
 class TolerantNames:
@@ -97,6 +101,13 @@ def links_checked(ctx: ScanContext) -> Callable[[NoteRow], bool]:
         return link_source_checked(note) and not note.path.lower().startswith(prefixes or ("\0",))
 
     return checked
+
+
+def _folded_file_name(path: str) -> str:
+    """A file name with case, spaces, hyphens and underscores folded: only for suggestions,
+    Obsidian itself does not fold them."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return _FOLD_RE.sub("-", name)
 
 
 def _is_attachment_target(target: str) -> bool:
@@ -191,8 +202,10 @@ def broken_links(ctx: ScanContext) -> list[Issue]:
     attachments = attachment_paths(ctx.vault.root)
     resolver = LinkResolver(notes, attachments)
     by_name: dict[str, list[str]] = defaultdict(list)
+    by_folded: dict[str, list[str]] = defaultdict(list)
     for rel in attachments:
         by_name[rel.rsplit("/", 1)[-1].lower()].append(rel)
+        by_folded[_folded_file_name(rel)].append(rel)
     names = TolerantNames(notes)
     issues = []
     for (src, target), lines in sorted(grouped.items()):
@@ -204,6 +217,8 @@ def broken_links(ctx: ScanContext) -> list[Issue]:
         if _is_attachment_target(target):
             detail = f"[[{target}]] ({where}) points to no file"
             found = by_name.get(target.replace("\\", "/").rsplit("/", 1)[-1].lower(), [])
+            if not found:  # a file named with spaces for hyphens (or the reverse)
+                found = by_folded.get(_folded_file_name(target), [])
             if len(found) == 1:
                 suggestion = f"re-point it to {found[0]}"
             elif found:

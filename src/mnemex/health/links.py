@@ -6,9 +6,9 @@ attachment (any other file of the vault) is broken; its suggestion is the page a
 tolerant match finds (case, hyphens, plurals, honorifics, a wrong folder prefix, a
 title or an alias), or for an attachment the one file of that name in another folder
 or with spaces, hyphens and underscores folded, and only when exactly one matches: an
-ambiguous or absent match suggests nothing. A link the index follows only by folding hyphens and spaces,
-which Obsidian does not do, is loose. Links in templates and template placeholders
-(``[[{{date}}]]``) are not checked.
+ambiguous or absent match suggests nothing. A link the index follows only by folding
+hyphens and spaces, which Obsidian does not do, is loose. Links in templates and
+template placeholders (``[[{{date}}]]``) are not checked.
 """
 
 from __future__ import annotations

@@ -119,3 +119,41 @@ def test_a_merge_keeps_the_kept_pages_style_and_body_bytes(tmp_path: Path, umask
     assert b"\n" not in data.replace(b"\r\n", b"")  # every line CRLF, the frontmatter's too
     assert _mode(kept) == 0o640
     assert "[[ada-lovelace|ada-lovelaces]]" in (root / BABBAGE).read_text(encoding="utf-8")
+
+
+def test_merging_two_of_a_persons_notes_keeps_every_line_and_undo_gives_both_back(
+    tmp_path: Path,
+) -> None:
+    from mnemex.undo import undo
+
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "mnemex.toml").write_text(
+        settings_template("t").replace('name = "minilm"', 'name = "hashing"'), encoding="utf-8"
+    )
+    init_vault(root, git=True)  # the notes below are never committed: a person's own files
+    long = write(
+        root,
+        "notes/Sync changes.md",
+        "---\ntags: [sync]\n---\n# Sync changes\nThe worker retries three times.\n"
+        "- owner: Priya\n- next: measure the queue depth\n",
+    )
+    short = write(root, "notes/sync-changes.md", "Short version: a queue worker, not cron.\n")
+    write(root, "notes/groceries.md", "# Groceries\n- oat milk\n- lemons\n")
+    write(root, "notes/reading.md", "# Reading\nTwo chapters on consensus.\n")
+    long.chmod(0o640)
+    before = {p: (p.read_bytes(), _mode(p)) for p in (long, short)}
+    with open_brain(root) as brain:
+        issue = _issue(brain, "duplicates")
+        assert sorted(issue.files) == ["notes/Sync changes.md", "notes/sync-changes.md"]
+        _fix(brain, issue)
+    kept = [p for p in (long, short) if p.exists()]
+    assert len(kept) == 1
+    merged = kept[0].read_text(encoding="utf-8")
+    for data, _ in before.values():
+        for line in data.decode().splitlines():
+            if line.strip() and line != "---":
+                assert line in merged, line  # nothing of either note is lost
+    with open_brain(root) as brain:
+        undo(brain.vault, plan_id=undo(brain.vault)["plan_id"])
+    assert {p: (p.read_bytes(), _mode(p)) for p in (long, short)} == before

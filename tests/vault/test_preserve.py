@@ -155,6 +155,19 @@ def test_frontmatter_updated_is_set_on_its_own_line_only() -> None:
     assert added == "---\ntitle: X\nupdated: '2026'\n---\nbody\n"
 
 
+def test_a_list_key_keeps_its_style_and_every_other_line_stays() -> None:
+    text = "---\ntitle: X  # kept\ntags: [a, b]\naliases:\n  - One\n---\nbody\n"
+    flow = set_frontmatter_key(text, "tags", ["a", "b", "c"])
+    assert flow == "---\ntitle: X  # kept\ntags: [a, b, c]\naliases:\n  - One\n---\nbody\n"
+    assert flow is not None
+    block = set_frontmatter_key(flow, "aliases", ["One", "Two"])
+    assert block == (
+        "---\ntitle: X  # kept\ntags: [a, b, c]\naliases:\n  - One\n  - Two\n---\nbody\n"
+    )
+    added = set_frontmatter_key("---\ntitle: X\n---\nbody\n", "aliases", ["Y"])
+    assert added == "---\ntitle: X\naliases:\n- Y\n---\nbody\n"
+
+
 def test_broken_frontmatter_is_left_as_it_is() -> None:
     text = "---\ntags: [a, b\n---\nbody\n"
     assert set_frontmatter_key(text, "updated", "2026") == text

@@ -13,7 +13,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from mnemex.vault import parse_note, plain, render_note, restyle, retarget, table_rows
-from mnemex.vault.markdown import atx_heading, link_spans, mask_code, split_frontmatter
+from mnemex.vault.markdown import ParsedNote, atx_heading, link_spans, mask_code, split_frontmatter
+from mnemex.vault.preserve import set_frontmatter_key
 
 
 def repoint(
@@ -186,7 +187,25 @@ def merge_pages(keep_text: str, keep_path: str, gone_text: str, gone_path: str, 
     if extra_lead:
         _add_lines(lead, sections, f"Merged from {gone.title}", extra_lead)
     body = join_sections(lead, sections)
-    return restyle(keep_text, render_note(fm, body) if fm else body)
+    return restyle(keep_text, _with_frontmatter(plain(keep_text), keep, fm, body))
+
+
+def _with_frontmatter(text: str, note: ParsedNote, fm: dict[str, Any], body: str) -> str:
+    """``body`` under the note's own frontmatter with the keys of ``fm`` that differ set
+    line by line, so the person's quoting, comments and list style stay; rendered whole
+    only where a key cannot be set on its own lines."""
+    if not fm:
+        return body
+    fm_text, old_body, _ = split_frontmatter(text)
+    if fm_text is None:
+        return render_note(fm, body)
+    new = text[: len(text) - len(old_body)] + body if text.endswith(old_body) else None
+    for key, value in fm.items():
+        if new is None:
+            break
+        if key not in note.frontmatter or note.frontmatter[key] != value:
+            new = set_frontmatter_key(new, key, value)
+    return new if new is not None else render_note(fm, body)
 
 
 def _is_title(line: str, title: str) -> bool:

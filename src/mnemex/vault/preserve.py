@@ -112,13 +112,25 @@ def restyle(original: str, edited: str) -> str:
     return head + out
 
 
+def _value_lines(key: str, value: Any, flow: bool) -> list[str]:
+    """``key: value`` as YAML lines: a list or mapping in flow style (``[a, b]``) when
+    ``flow``, else as YAML writes it (a list as ``- item`` lines)."""
+    if flow and isinstance(value, (list, dict)):
+        inline = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1000)
+        return [f"{key}: {inline.strip()}"]
+    dumped = yaml.safe_dump({key: value}, allow_unicode=True, width=1000)
+    return dumped.rstrip("\n").split("\n")
+
+
 def set_frontmatter_key(text: str, key: str, value: Any) -> str | None:
     """``text`` (plain) with the top-level frontmatter ``key`` set to ``value``, changing
-    that one line only (or adding it last), so comments, quoting and flow lists stay.
+    that key's lines only (or adding it last), so comments, quoting and the style of every
+    other key stay. A list keeps the style it had: flow (``tags: [a, b]``) stays flow,
+    ``- item`` lines stay lines; a new key is written as YAML writes it.
 
-    Broken YAML is not repaired: the text comes back as it was. None when the key's
-    value spans several lines or the edit would not read back as meant (the caller
-    then renders the frontmatter whole). A text without frontmatter comes back as is.
+    Broken YAML is not repaired: the text comes back as it was. None when the key is
+    written twice or the edit would not read back as meant (the caller then renders the
+    frontmatter whole). A text without frontmatter comes back as is.
     """
     fm_text, _, _ = split_frontmatter(text)
     if fm_text is None:
@@ -129,23 +141,26 @@ def set_frontmatter_key(text: str, key: str, value: Any) -> str | None:
         return text
     if old is not None and not isinstance(old, dict):
         return text
-    line = yaml.safe_dump({key: value}, allow_unicode=True, width=1000).rstrip("\n")
-    if "\n" in line:
-        return None
     lines = fm_text.split("\n")
     found = [i for i, ln in enumerate(lines) if re.match(rf"{re.escape(key)}\s*:", ln)]
     if len(found) > 1:
         return None
     if found:
-        i = found[0]
-        if i + 1 < len(lines) and lines[i + 1][:1] in (" ", "\t", "-"):
-            return None  # a block value continues below: not a one-line edit
-        lines[i] = line
+        i = end = found[0]
+        while end + 1 < len(lines) and lines[end + 1][:1] in (" ", "\t", "-"):
+            end += 1  # a block value continues below
+        written_inline = end == i and lines[i].split(":", 1)[1].strip() != ""
+        new_lines = _value_lines(key, value, flow=written_inline)
+        if end > i and isinstance(value, list):  # list items keep their indentation
+            indent = lines[i + 1][: len(lines[i + 1]) - len(lines[i + 1].lstrip(" \t"))]
+            new_lines = [new_lines[0], *(indent + ln for ln in new_lines[1:])]
+        lines[i : end + 1] = new_lines
     else:
-        lines.insert(len(lines) - 1 if lines[-1] == "" else len(lines), line)
+        at = len(lines) - 1 if lines[-1] == "" else len(lines)
+        lines[at:at] = _value_lines(key, value, flow=False)
     new_fm = "\n".join(lines)
     try:
-        if yaml.safe_load(new_fm) != {**(old or {}), key: yaml.safe_load(line)[key]}:
+        if yaml.safe_load(new_fm) != {**(old or {}), key: value}:
             return None
     except yaml.YAMLError:
         return None

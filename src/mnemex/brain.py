@@ -10,13 +10,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from mnemex.config import VaultLocation, resolve_vault
 from mnemex.embed import Embedder, load_embedder
 from mnemex.index.backend import IndexBackend
 from mnemex.index.sqlite import SQLiteIndex
 from mnemex.index.sync import Indexer, ProgressFactory, SyncResult
-from mnemex.vault import Vault
+from mnemex.vault import LinkResolver, Vault
+from mnemex.vault.links import attachment_paths
+from mnemex.vault.markdown import is_placeholder
 
 INDEX_FILE = "index.sqlite"
 
@@ -70,6 +73,23 @@ class Brain:
         """Rebuild the index from the files."""
         with self.vault.lock("index"):
             return self.indexer(progress).rebuild()
+
+    def links_to_nowhere(self, limit: int = 50) -> tuple[int, list[dict[str, Any]]]:
+        """Links that name no note and no other file of the vault, as Obsidian resolves
+        them: how many, and the first ``limit`` (source path, line, target, embed).
+
+        The index resolves links to notes only, so an embed of an image, a PDF or a
+        canvas that exists is unresolved there; it is not a link to nowhere. Template
+        placeholders (``[[{{date}}]]``) are not names and are left out too.
+        """
+        rows = self.backend.unresolved_links(limit=10**9)
+        rows = [r for r in rows if not is_placeholder(str(r["target"]))]
+        if rows:
+            attachments = attachment_paths(self.vault.root)
+            if attachments:
+                resolver = LinkResolver(self.backend.note_paths(), attachments)
+                rows = [r for r in rows if resolver.resolve(r["target"], r["path"]) is None]
+        return len(rows), rows[:limit]
 
     def close(self) -> None:
         self.backend.close()

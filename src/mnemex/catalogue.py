@@ -224,7 +224,12 @@ def served_overview(
     brain: Brain, privacy: Privacy, max_tokens: int, top: int = 20
 ) -> dict[str, Any]:
     """The graph's shape: counts, pages by type, hubs, orphans, top tags (no private notes)."""
-    data = overview(brain.backend, top=top, scope=privacy.scope(Scope()))
+    data = overview(
+        brain.backend,
+        top=top,
+        scope=privacy.scope(Scope()),
+        unresolved=brain.links_to_nowhere(limit=0)[0],
+    )
     counts = {k: v for k, v in data.items() if k not in ("hubs", "orphans", "top_tags")}
     room = max(100, max_tokens - json_tokens(counts) - 80)
     left = []

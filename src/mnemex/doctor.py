@@ -61,6 +61,7 @@ def diagnose(
     )
     backend = brain.backend
     stats = backend.stats()
+    stats["unresolved_links"] = brain.links_to_nowhere(limit=0)[0]
     states = backend.note_states()
     # a file sync refused (unreadable, too big) is never in the index: not drift
     problems = backend.problems()

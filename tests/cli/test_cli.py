@@ -110,6 +110,23 @@ def test_index_rebuild_and_status_report_counts_and_unindexable_files(notes: Pat
     ]
 
 
+def test_links_to_files_that_exist_are_not_counted_as_links_to_nowhere(notes: Path) -> None:
+    (notes / "attachments").mkdir()
+    (notes / "attachments" / "Diagram 1.png").write_bytes(b"\x89PNG\r\n")
+    (notes / "board.canvas").write_text("{}", encoding="utf-8")
+    write(
+        notes,
+        "notes/embeds.md",
+        "# Embeds\n![[Diagram 1.png|200]] ![[board.canvas]] [d](attachments/Diagram%201.png)\n"
+        "[[nowhere]] ![[gone.png]] [[{{date}}]]\n",
+    )
+    run("--vault", str(notes), "index")
+    status = run_json("--vault", str(notes), "index", "status")
+    assert status["unresolved_links"] == 2
+    assert [lk["target"] for lk in status["unresolved"]] == ["nowhere", "gone.png"]
+    assert run_json("--vault", str(notes), "graph")["unresolved_links"] == 2
+
+
 def test_a_sync_that_would_empty_the_index_is_refused_without_allow_empty(notes: Path) -> None:
     run("--vault", str(notes), "index")
     for p in notes.rglob("*.md"):

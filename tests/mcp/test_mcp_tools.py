@@ -196,6 +196,13 @@ def test_graph_tools_answer_without_private_notes(state: ServerState) -> None:
     assert "private" not in str(overview) and "secret" not in str(overview)
 
 
+def test_the_graph_overview_counts_only_links_to_nowhere(root: Path) -> None:
+    (root / "notes" / "chart.png").write_bytes(b"\x89PNG\r\n")
+    write(root, "notes/figures.md", "# Figures\n![[chart.png|300]] and [[no such note]]\n")
+    overview = ok(call(state_for(root, cwd=root), "get_graph_overview"))
+    assert overview["unresolved_links"] == 1  # the image exists: a link to it is no dead end
+
+
 def test_get_tags_and_recent(root: Path, state: ServerState) -> None:
     tags = ok(call(state, "get_tags"))
     assert tags["tags"] == [{"tag": "ops", "notes": 2}]

@@ -367,7 +367,7 @@ def graph(app: Context, as_json: bool) -> None:
 
     brain = app.brain
     brain.sync(progress_for(as_json, BACKGROUND_STEPS))
-    data = overview(brain.backend)
+    data = overview(brain.backend, unresolved=brain.links_to_nowhere(limit=0)[0])
 
     def text() -> None:
         click.echo(
@@ -429,7 +429,7 @@ def index_status(app: Context, as_json: bool) -> None:
     brain = app.brain
     stats = brain.backend.stats()
     problems = brain.backend.problems()
-    unresolved = brain.backend.unresolved_links(limit=50)
+    stats["unresolved_links"], unresolved = brain.links_to_nowhere(limit=50)
     data = {
         **stats,
         "problem_files": [{"path": p, "reason": r} for p, r in problems],

@@ -126,10 +126,14 @@ def connected(
     return out
 
 
-def overview(backend: IndexBackend, top: int = 20, scope: Scope | None = None) -> dict[str, Any]:
+def overview(
+    backend: IndexBackend, top: int = 20, scope: Scope | None = None, unresolved: int | None = None
+) -> dict[str, Any]:
     """Node and edge counts, pages by type, top hubs, orphans, top tags.
 
     With ``scope``, only the notes it allows (and the links between them) count.
+    ``unresolved``: the links to nowhere as counted with the vault's attachments
+    (:meth:`mnemex.brain.Brain.links_to_nowhere`); without it, the index's own count.
     """
     adj = adjacency(backend)
     stats = backend.stats()
@@ -165,7 +169,7 @@ def overview(backend: IndexBackend, top: int = 20, scope: Scope | None = None) -
     return {
         "nodes": len(all_ids),
         "edges": edges,
-        "unresolved_links": stats["unresolved_links"],
+        "unresolved_links": stats["unresolved_links"] if unresolved is None else unresolved,
         "pages_by_type": dict(sorted(by_type.items())),
         "pages_by_kind": stats["notes_by_kind"]
         if allowed is None

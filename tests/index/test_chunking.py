@@ -171,3 +171,13 @@ def test_the_embedded_text_names_a_title_once_when_the_heading_path_opens_with_i
     assert embed_text("Runbook", "Deploys > Rollback", "x") == "Runbook > Deploys > Rollback\nx"
     assert embed_text("Runbook", "", "x") == "Runbook\nx"
     assert embed_text(None, "", "x") == "x"
+
+
+def test_a_heading_inside_a_longer_fence_is_code_not_a_section() -> None:
+    body = (
+        "# Guide\nHow to write a fence in markdown:\n\n````markdown\n```python\n"
+        "# not a heading\nprint(1)\n```\n````\n\nAfter the example.\n"
+    )
+    chunks = chunk_body(body)
+    assert {c.heading for c in chunks} == {"Guide"}
+    assert any("# not a heading" in c.text and "````" in c.text for c in chunks)

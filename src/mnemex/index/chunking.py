@@ -44,7 +44,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mnemex.vault.markdown import atx_heading
+from mnemex.vault.markdown import atx_heading, fenced_lines
 
 #: Blocks of one section are packed into a chunk up to this many characters.
 TARGET_CHARS = 400
@@ -56,7 +56,6 @@ MAX_CHARS = 1000
 MIN_CHARS = 200
 
 _LIST_RE = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?")
-_FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
@@ -157,7 +156,6 @@ def _blocks(body: str, first_line: int) -> Iterator[_Block]:
     block: list[str] = []
     block_line = first_line
     block_kind = "para"
-    fence: str | None = None
     section = 0
 
     def flush() -> Iterator[_Block]:
@@ -176,19 +174,17 @@ def _blocks(body: str, first_line: int) -> Iterator[_Block]:
         for piece in pieces:
             yield _Block(section, heading, piece, block_line)
 
-    for offset, line in enumerate(body.split("\n")):
+    lines = body.split("\n")
+    fenced = fenced_lines(lines)  # the one fence rule links and tags are read by
+    for offset, line in enumerate(lines):
         line_no = first_line + offset
-        if fence is not None:
-            block.append(line)
-            if _FENCE_RE.match(line) and line.strip().startswith(fence):
-                fence = None
+        if fenced[offset]:
+            if offset == 0 or not fenced[offset - 1]:
                 yield from flush()
-            continue
-        fm = _FENCE_RE.match(line)
-        if fm:
-            yield from flush()
-            fence, block_kind, block_line = fm.group(1), "code", line_no
+                block_kind, block_line = "code", line_no
             block.append(line)
+            if offset + 1 == len(lines) or not fenced[offset + 1]:
+                yield from flush()
             continue
         hm = atx_heading(line, empty=True) if line.startswith("#") else None
         if hm:

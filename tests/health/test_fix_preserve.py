@@ -33,16 +33,22 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-@pytest.fixture
-def formulas(tmp_path: Path) -> Path:
-    """A vault with `notes/Euler Formulas.md`, linked loosely as `[[euler-formulas]]` from a
-    note that has a BOM, CRLF endings and no final newline."""
+def _git_vault(tmp_path: Path) -> Path:
+    """An empty git vault with the hashing embedder."""
     root = tmp_path / "v"
     root.mkdir()
     (root / "mnemex.toml").write_text(
         settings_template("t").replace('name = "minilm"', 'name = "hashing"'), encoding="utf-8"
     )
     init_vault(root, git=True)
+    return root
+
+
+@pytest.fixture
+def formulas(tmp_path: Path) -> Path:
+    """A vault with `notes/Euler Formulas.md`, linked loosely as `[[euler-formulas]]` from a
+    note that has a BOM, CRLF endings and no final newline."""
+    root = _git_vault(tmp_path)
     write(root, "notes/Euler Formulas.md", "# Euler Formulas\n## Intro\nEuler.\n")
     (root / HOST).write_bytes(
         "\ufeff# Host\r\n"
@@ -126,12 +132,7 @@ def test_merging_two_of_a_persons_notes_keeps_every_line_and_undo_gives_both_bac
 ) -> None:
     from mnemex.undo import undo
 
-    root = tmp_path / "v"
-    root.mkdir()
-    (root / "mnemex.toml").write_text(
-        settings_template("t").replace('name = "minilm"', 'name = "hashing"'), encoding="utf-8"
-    )
-    init_vault(root, git=True)  # the notes below are never committed: a person's own files
+    root = _git_vault(tmp_path)  # the notes below are never committed: a person's own files
     long = write(
         root,
         "notes/Sync changes.md",

@@ -81,7 +81,7 @@ _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 #: written straight after it (``#one#two``), as Obsidian reads them.
 _TAG_RUN_RE = re.compile(r"(?<!\S)#[\w\-/]+(?:#[\w\-/]+)*", re.UNICODE)
 #: A tag needs a letter or an underscore (``#2024`` is not a tag).
-_NOT_DIGITS_RE = re.compile(r"[^\W\d]", re.UNICODE)
+_TAG_LETTER_RE = re.compile(r"[^\W\d]", re.UNICODE)
 _ATX_OPEN_RE = re.compile(r"(#{1,6})(\s+)")
 #: Frontmatter expanding to more values than this (plus its length) is refused: YAML
 #: aliases can make a few lines stand for billions of values ("billion laughs").
@@ -365,7 +365,7 @@ def extract_tags(masked_body: str) -> list[str]:
         for m in _TAG_RUN_RE.finditer(line):
             for part in m.group(0).split("#"):
                 tag = part.strip("/")
-                if tag and _NOT_DIGITS_RE.search(tag):
+                if tag and _TAG_LETTER_RE.search(tag):
                     tags.append(tag)
     return tags
 

@@ -4,7 +4,7 @@
 
 A vault of ``--notes`` notes is made twice: once with every note committed, once as
 ``mnemex init`` leaves a folder it adopts (git, nothing committed). Each run appends a line
-to every note, one :func:`mnemex.pages.append_to_page` call each (one commit each, as an
+to every note, one :func:`mnemex.pages.edit.append_to_page` call each (one commit each, as an
 agent's MCP calls are). On the never-committed vault each first change also commits the
 note's own bytes alone (a ``baseline`` commit, vault format §12), so undo gives them back.
 Prints the median and worst of ``--runs`` runs, per append, for each vault, and their ratio.
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from mnemex.brain import Brain
-from mnemex.pages import append_to_page
+from mnemex.pages.edit import append_to_page
 from mnemex.vault import init_vault
 
 

@@ -26,15 +26,15 @@ sys.path.insert(0, str(ROOT / "tests" / "models"))
 from fake_provider import FakeProvider  # noqa: E402
 
 from mnemex.harvest.digest import extract  # noqa: E402
-from mnemex.harvest.model import Session, ToolCall, ToolResult, Turn  # noqa: E402
-from mnemex.harvest.model_digest import (  # noqa: E402
+from mnemex.harvest.llm_digest import (  # noqa: E402
     _transcript,
     default_budget,
     estimate_digest_cost,
     fit_lines,
     transcript_lines,
 )
-from mnemex.models import Message, complete_json  # noqa: E402
+from mnemex.harvest.transcript import Session, ToolCall, ToolResult, Turn  # noqa: E402
+from mnemex.llm import Message, complete_json  # noqa: E402
 
 
 def _session(turns: int) -> Session:

@@ -2,7 +2,7 @@
 
     python bench/bench_redact.py [--runs 5] [--megabytes 1]
 
-Times :func:`mnemex.redact.redact` (every secret pattern over the text) and prints the
+Times :func:`mnemex.text.redact.redact` (every secret pattern over the text) and prints the
 median and worst of ``--runs`` runs for each input. These were wall-clock assertions in
 tests/test_redact.py (ordinary text under 1 s, 24,000 secrets under 3 s), which failed on
 a loaded machine; the tests now check the outcome and the time is measured here.
@@ -16,7 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from mnemex.redact import redact
+from mnemex.text.redact import redact
 
 # Text that looks like secrets to a careless pattern (key:, token =, hashes, ids, URLs) but
 # holds none: the slow path of a pattern is a near miss, not a hit.

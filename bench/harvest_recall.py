@@ -37,7 +37,7 @@ from typing import Any
 from mnemex.brain import Brain
 from mnemex.harvest.readers import load_reader
 from mnemex.harvest.run import harvest_sessions
-from mnemex.recall_memories import search_memories
+from mnemex.memories.recall import search_memories
 from mnemex.retrieve.search import search
 from mnemex.vault import Vault
 from mnemex.vault.layout import init_vault

@@ -37,9 +37,9 @@ from mnemex.brain import Brain
 from mnemex.ingest import plan as plan_module
 from mnemex.ingest.apply import apply_plan
 from mnemex.ingest.extract import extract_offline
-from mnemex.ingest.model import PlannedPage
 from mnemex.ingest.plan import Planner
 from mnemex.ingest.readers import read_source
+from mnemex.ingest.records import PlannedPage
 from mnemex.ingest.resolve import Match, NameTable, normalise_name
 from mnemex.ingest.run import plan_docs
 from mnemex.retrieve.search import search

@@ -418,7 +418,7 @@ def write_vault(b: Builder, out: Path) -> None:
 
 def finish_with_git(b: Builder, out: Path, sources: Path) -> None:
     """Commit everything ten days back, then add state and foundations (with plants)."""
-    from mnemex.foundations import add_foundation
+    from mnemex.foundations.store import add_foundation
     from mnemex.vault import Vault, init_vault
 
     def dated(days: float) -> None:

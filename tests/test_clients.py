@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mnemex.clients import (
+from mnemex.clients.install import (
     CODEX_STARTUP_TIMEOUT_SEC,
     check_installed_clients,
     install_client,

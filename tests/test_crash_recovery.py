@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mnemex.history import crash_point
 from mnemex.vault import Vault, init_vault
+from mnemex.vault.history import crash_point
 
 sys.path.insert(0, str(Path(__file__).parent / "harvest"))
 sys.path.insert(0, str(Path(__file__).parent / "health"))

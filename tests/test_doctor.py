@@ -15,10 +15,10 @@ import pytest
 
 from conftest import write
 from mnemex.brain import Brain
-from mnemex.doctor import diagnose
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.health import scan
-from mnemex.mcp.probe import ServerProbeFailed, probe_stdio_server
+from mnemex.health.doctor import diagnose
+from mnemex.mcp.probe import ServerProbeFailed, probe_stdio_server, serve_check
 from mnemex.vault import Vault, init_vault
 
 BOILERPLATE = "# Meeting\n\nAttendees were listed in the shared calendar invitation as usual.\n"
@@ -42,7 +42,7 @@ def root(tmp_path: Path) -> Path:
 def _doctor(root: Path, probe: bool = False) -> dict[str, Any]:
     with Brain(Vault(root), embedder=HashingEmbedder()) as brain:
         brain.sync()
-        return diagnose(brain, load_embedder=False, probe_clients=probe)
+        return diagnose(brain, load_embedder=False, probe_clients=probe, serve_check=serve_check)
 
 
 def _checks(data: dict[str, Any]) -> dict[str, dict[str, str]]:

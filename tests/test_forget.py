@@ -9,7 +9,7 @@ from memory_fixtures import seed_memories, write_digest
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.errors import NoteNotFound, PlanRefused, VaultError
-from mnemex.forget import apply_forget, plan_forget
+from mnemex.memories.forget import apply_forget, plan_forget
 from mnemex.vault import Vault, init_vault
 
 

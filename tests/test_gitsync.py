@@ -12,12 +12,12 @@ from conftest import write
 from mnemex.brain import Brain
 from mnemex.cli import cli
 from mnemex.config import settings_template
-from mnemex.doctor import diagnose
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.errors import VaultError
-from mnemex.gitsync import conflict_copies, sync, sync_checks
-from mnemex.machine import machine_name
+from mnemex.health.doctor import diagnose
 from mnemex.vault import Vault, init_vault
+from mnemex.vault.gitsync import conflict_copies, sync, sync_checks
+from mnemex.vault.machine import machine_name
 
 
 def git(root: Path, *args: str) -> str:

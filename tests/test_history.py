@@ -6,8 +6,8 @@ import textwrap
 from pathlib import Path
 
 from conftest import write
-from mnemex.history import commit_change
 from mnemex.vault import Vault, init_vault
+from mnemex.vault.history import commit_change
 
 
 def git(root: Path, *args: str) -> str:
@@ -72,7 +72,7 @@ def test_commits_from_several_processes_at_once_all_land(tmp_path: Path) -> None
         """
         import sys
         from pathlib import Path
-        from mnemex.history import commit_change
+        from mnemex.vault.history import commit_change
         from mnemex.vault import Vault
         vault = Vault(sys.argv[1])
         worker = sys.argv[2]

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mnemex import machine
-from mnemex.vault import Vault
+from mnemex.vault import Vault, machine
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o077])

@@ -8,7 +8,7 @@ import pytest
 
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
-from mnemex.memories import project_from_cwd, remember
+from mnemex.memories.remember import project_from_cwd, remember
 from mnemex.vault import parse_note
 
 WHEN = dt.datetime(2026, 12, 2, 11, 37, tzinfo=dt.UTC)

@@ -19,7 +19,7 @@ from mnemex.errors import (
     VaultError,
     WriteConflict,
 )
-from mnemex.pages import (
+from mnemex.pages.edit import (
     MAX_PAGE_CHARS,
     PageExists,
     append_to_page,
@@ -294,8 +294,8 @@ def test_section_lookups_on_a_heading_of_spaces_finish_with_the_right_result() -
 import json
 from mnemex.health.edits import split_sections
 from mnemex.ingest.render import _find_section
-from mnemex.notes import select_section
-from mnemex.pages import _append_text
+from mnemex.retrieve.read import select_section
+from mnemex.pages.edit import _append_text
 line = "## a" + " " * 100_000 + "x"
 body = "# T\n\n" + line + "\n- item\n"
 _, sections = split_sections(body)

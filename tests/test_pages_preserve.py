@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mnemex import pages
 from mnemex.brain import Brain
-from mnemex.pages import append_to_page, move_page, write_page
+from mnemex.pages import edit as pages
+from mnemex.pages.edit import append_to_page, move_page, write_page
 
 STAMP = "2030-01-02T03:04:05+00:00"
 

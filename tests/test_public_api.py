@@ -36,3 +36,105 @@ def test_the_core_never_imports_an_interface_framework() -> None:
                 names = [node.module]
             offenders += [f"{rel}: {n}" for n in names if n.split(".")[0] in FRAMEWORKS]
     assert offenders == []
+
+
+#: Bottom to top. A module may import its own package and any package of a lower layer;
+#: never a package beside it or above it. docs/architecture.md says what each one owns.
+LAYERS: tuple[frozenset[str], ...] = tuple(
+    frozenset(layer.split())
+    for layer in (
+        "errors",
+        "config report",
+        "text",
+        "vault",
+        "embed llm",
+        "index",
+        "brain",
+        "retrieve",
+        "pages",
+        "foundations",
+        "memories",
+        "state",
+        "ingest harvest clients evaluate demo",
+        "health",
+        "mcp",
+        "cli",
+        "__main__",
+    )
+)
+LAYER_OF = {package: level for level, layer in enumerate(LAYERS) for package in layer}
+
+
+def _package(module: str) -> str:
+    """``mnemex.vault.history`` -> ``vault``; ``mnemex`` itself -> ``""`` (the public API)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _mnemex_imports(path: Path) -> set[str]:
+    """Every mnemex module ``path`` imports, at the top or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "mnemex"}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "mnemex":
+                found |= {f"mnemex.{a.name}" for a in node.names}
+            elif node.module.startswith("mnemex."):
+                found.add(node.module)
+    return found
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in SRC.rglob("*.py"):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def test_every_package_has_a_layer() -> None:
+    packages = {_package(name) for name in _modules()} - {""}
+    assert packages - set(LAYER_OF) == set(), "add the new package to LAYERS and the docs"
+
+
+def test_no_package_imports_one_beside_or_above_it() -> None:
+    offenders = []
+    for name, path in sorted(_modules().items()):
+        own = _package(name)
+        if own == "":
+            continue  # mnemex/__init__.py is the public API: it re-exports from every layer
+        for target in sorted(_mnemex_imports(path)):
+            other = _package(target)
+            if other in ("", own) or other == "__version__":
+                continue
+            if LAYER_OF[other] >= LAYER_OF[own]:
+                offenders.append(f"{name} -> {target}")
+    assert offenders == []
+
+
+def test_the_import_graph_has_no_cycle_between_modules() -> None:
+    modules = _modules()
+    graph = {
+        name: {t for t in _mnemex_imports(path) if t in modules} for name, path in modules.items()
+    }
+    # a package's __init__ re-exporting its own modules is not a cycle worth naming
+    for name, targets in graph.items():
+        graph[name] = {t for t in targets if not name.startswith(t + ".") and t != name}
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*trail[trail.index(nxt) :], nxt] if nxt in trail else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []

@@ -5,7 +5,7 @@ import pytest
 from memory_fixtures import seed_memories
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, PathOutsideVault, VaultError
-from mnemex.recall_memories import get_digest, search_memories
+from mnemex.memories.recall import get_digest, search_memories
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mnemex.redact import PURGE_RECIPE, Finding, redact, scan_vault_history
-from mnemex.sanitise import redact_secrets
+from mnemex.text.redact import PURGE_RECIPE, Finding, redact, scan_vault_history
+from mnemex.text.sanitise import redact_secrets
 from mnemex.vault import init_vault
 
 # Fake values, invented for these tests; none is a real credential.

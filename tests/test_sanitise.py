@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from mnemex.sanitise import defang, escape, redact_secrets, sanitise, strip
+from mnemex.text.sanitise import defang, escape, redact_secrets, sanitise, strip
 
 ORDINARY = (
     "A note about café prices: 3 < 4 and 5 > 2.\n- item | other\n\tindented <br> <div>x</div>"

@@ -16,10 +16,10 @@ import pytest
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
 from mnemex.health import fix_issue, scan
-from mnemex.history import commit_change
-from mnemex.pages import append_to_page, delete_page, move_page, write_page
-from mnemex.undo import undo
+from mnemex.pages.edit import append_to_page, delete_page, move_page, write_page
 from mnemex.vault import Vault, init_vault
+from mnemex.vault.history import commit_change
+from mnemex.vault.undo import undo
 
 sys.path.insert(0, str(Path(__file__).parent / "health"))
 from health_support import ADA, ADAS, BABBAGE, make_sick_vault, open_brain
@@ -218,7 +218,7 @@ def test_a_baseline_holds_only_the_files_mnemex_changes_never_ignored_or_private
     private.write_text("private\n")
     vault = Vault(root)
     assert vault.settings.is_private("private")
-    from mnemex.history import baseline
+    from mnemex.vault.history import baseline
 
     done = baseline(vault, [HOPPER, "ignored/note.md", "wiki/private/entities/p.md"])
     assert done is not None and done.paths == (HOPPER,)
@@ -230,7 +230,7 @@ def test_a_baseline_holds_only_the_files_mnemex_changes_never_ignored_or_private
 def test_undoing_a_baseline_commit_is_refused_and_plain_undo_passes_over_it(
     root: Path, brain: Brain
 ) -> None:
-    from mnemex.history import baseline
+    from mnemex.vault.history import baseline
 
     append_to_page(brain, HOPPER, "- One more fact.")
     fix_sha = git(root, "rev-parse", "HEAD").strip()
@@ -335,8 +335,8 @@ def test_undo_again_walks_further_back_and_undoing_an_undo_redoes_it(
 
 
 def test_undoing_a_handoff_save_keeps_a_journal_that_git_never_held(root: Path) -> None:
-    from mnemex.machine import machine_name
     from mnemex.state.handoff import save_handoff
+    from mnemex.vault.machine import machine_name
 
     vault = Vault(root)
     journal = root / "state" / "garden" / "journal" / f"{machine_name(vault)}.jsonl"
@@ -352,7 +352,7 @@ def test_undoing_a_handoff_save_keeps_a_journal_that_git_never_held(root: Path) 
 
 def test_undoing_a_dismissal_keeps_a_dismissed_file_that_git_never_held(root: Path) -> None:
     from mnemex.health.records import DISMISSED_DIR, append_record
-    from mnemex.machine import machine_name
+    from mnemex.vault.machine import machine_name
 
     vault = Vault(root)
     kept = root / DISMISSED_DIR / f"{machine_name(vault)}.jsonl"

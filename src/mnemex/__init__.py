@@ -13,7 +13,7 @@ Open a brain, sync it, search it::
 # Imported for its side effect: it registers the git baseline and intent record that
 # every Vault.write_note/delete_note runs first (vault format §12), whatever imported
 # the vault, so no writer can forget them.
-import mnemex.history  # noqa: F401
+import mnemex.vault.history  # noqa: F401
 from mnemex.brain import Brain
 from mnemex.config import Settings, load_settings, resolve_vault
 from mnemex.errors import (

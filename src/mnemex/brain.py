@@ -15,7 +15,7 @@ from typing import Any
 from mnemex.config import VaultLocation, resolve_vault
 from mnemex.embed import Embedder, load_embedder
 from mnemex.index.backend import IndexBackend
-from mnemex.index.sqlite import SQLiteIndex
+from mnemex.index.sqlite.store import SQLiteIndex
 from mnemex.index.sync import Indexer, ProgressFactory, SyncResult
 from mnemex.vault import LinkResolver, Vault
 from mnemex.vault.links import attachment_paths

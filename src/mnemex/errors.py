@@ -12,7 +12,7 @@
     │   └── PlanRefused         a plan_id that is unknown, expired, or whose files changed
     ├── IndexUnavailable        the derived index is missing, stale or unusable
     ├── EmbedderError           an embedder could not load or answer
-    ├── ModelError              a model provider call failed (see :mod:`mnemex.models`)
+    ├── ModelError              a model provider call failed (see :mod:`mnemex.llm`)
     │   ├── ModelAuthError      401/403: the key is missing or wrong (names the env var)
     │   ├── ModelUnavailable    429/5xx/timeouts after the retries, or nothing listening
     │   └── ModelOutputError    the answer is not usable (bad JSON body, invalid structured output)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mnemex.cli import cli
-from mnemex.foundations import propose_foundation, read_foundation
+from mnemex.foundations.store import propose_foundation, read_foundation
 from mnemex.vault import Vault, init_vault
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mnemex import foundations as fd
 from mnemex.errors import NoteNotFound, VaultError
+from mnemex.foundations import store as fd
 from mnemex.vault import Vault, init_vault, sha256_bytes
 
 
@@ -217,7 +217,7 @@ def test_approving_a_missing_draft_says_which_drafts_exist(vault: Vault) -> None
 def test_every_foundation_change_is_journaled_in_the_same_commit(
     vault: Vault, tmp_path: Path
 ) -> None:
-    from mnemex.state.journal import read_journal
+    from mnemex.vault.journal import read_journal
 
     path = source(tmp_path, "arch.md", b"one\n")
     fd.add_foundation(vault, "proj", path)

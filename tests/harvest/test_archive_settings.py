@@ -157,7 +157,7 @@ def test_every_fixture_format_is_archived_with_non_utf8_bytes_replaced(
 def test_forget_deletes_the_archived_transcript(vault: Vault, tmp_path: Path) -> None:
     from mnemex.brain import Brain
     from mnemex.embed.hashing import HashingEmbedder
-    from mnemex.forget import apply_forget, plan_forget
+    from mnemex.memories.forget import apply_forget, plan_forget
 
     root = tmp_path / "claude"
     claude_session(root, "s1")
@@ -193,7 +193,7 @@ def test_a_subagent_session_id_is_kept_in_the_archive_name_so_forget_finds_it(
 ) -> None:
     from mnemex.brain import Brain
     from mnemex.embed.hashing import HashingEmbedder
-    from mnemex.forget import plan_forget
+    from mnemex.memories.forget import plan_forget
 
     harvest_sessions(vault, {"claude-code": ALL["claude-code"]}, settle_seconds=0, archive=True)
     names = [p.name for p in _archives(vault)]

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from mnemex.harvest import load_reader, reader_names
-from mnemex.harvest.model import MAX_OUTPUT_CHARS, bound_output
 from mnemex.harvest.readers.aider import AiderReader
 from mnemex.harvest.readers.claude_code import ClaudeCodeReader
 from mnemex.harvest.readers.codex import CodexReader
 from mnemex.harvest.readers.gemini import GeminiReader
+from mnemex.harvest.transcript import MAX_OUTPUT_CHARS, bound_output
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SESS_A = FIXTURES / "claude" / "projects" / "-home-someone-elsewhere" / "sess-a.jsonl"

@@ -9,7 +9,7 @@ from synth import claude_session
 
 from mnemex.harvest import load_reader
 from mnemex.harvest.digest import SECTIONS, digest_id, extract
-from mnemex.harvest.model import Session, ToolCall, ToolResult, Turn
+from mnemex.harvest.transcript import Session, ToolCall, ToolResult, Turn
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

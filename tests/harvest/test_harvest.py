@@ -202,8 +202,8 @@ def test_a_run_that_dies_is_recorded_as_failed_keeping_the_last_success(
 
 def test_doctor_reports_the_harvest_check(vault: Vault) -> None:
     from mnemex.brain import Brain
-    from mnemex.doctor import diagnose
     from mnemex.embed.hashing import HashingEmbedder
+    from mnemex.health.doctor import diagnose
 
     with Brain(vault, embedder=HashingEmbedder()) as brain:
         data = diagnose(brain, load_embedder=False, probe_clients=False)
@@ -289,7 +289,7 @@ def test_watching_keeps_harvesting_and_survives_a_run_that_dies(
 
 
 def test_a_forgotten_digest_is_not_harvested_again(vault: Vault, tmp_path: Path) -> None:
-    from mnemex.harvest.run import mark_forgotten
+    from mnemex.memories.forget import mark_forgotten
 
     root = tmp_path / "claude"
     claude_session(root, "s1")
@@ -308,7 +308,7 @@ def test_a_forgotten_digest_is_not_harvested_again(vault: Vault, tmp_path: Path)
 def test_forget_keeps_a_harvested_digest_from_coming_back(vault: Vault, tmp_path: Path) -> None:
     from mnemex.brain import Brain
     from mnemex.embed.hashing import HashingEmbedder
-    from mnemex.forget import apply_forget, plan_forget
+    from mnemex.memories.forget import apply_forget, plan_forget
 
     root = tmp_path / "claude"
     claude_session(root, "s1")

@@ -12,9 +12,9 @@ import pytest
 from synth import claude_session
 
 from mnemex.brain import Brain
-from mnemex.doctor import diagnose
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.harvest.run import harvest_check, harvest_sessions, read_heartbeat, watch_harvest
+from mnemex.health.doctor import diagnose
 from mnemex.vault import Vault
 from mnemex.vault.layout import init_vault
 

@@ -15,7 +15,7 @@ from tests.models.fake_provider import FakeProvider, fake_provider_fixture  # no
 
 from mnemex.cli import cli
 from mnemex.harvest.run import harvest_sessions
-from mnemex.models import load_model
+from mnemex.llm import load_model
 from mnemex.vault import Vault, parse_note
 
 GOOD = {

@@ -18,7 +18,7 @@ import pytest
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.harvest.run import harvest_sessions
-from mnemex.recall_memories import get_digest, search_memories
+from mnemex.memories.recall import get_digest, search_memories
 from mnemex.vault import Vault, parse_note
 from mnemex.vault.layout import init_vault
 

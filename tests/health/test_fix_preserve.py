@@ -130,7 +130,7 @@ def test_a_merge_keeps_the_kept_pages_style_and_body_bytes(tmp_path: Path, umask
 def test_merging_two_of_a_persons_notes_keeps_every_line_and_undo_gives_both_back(
     tmp_path: Path,
 ) -> None:
-    from mnemex.undo import undo
+    from mnemex.vault.undo import undo
 
     root = _git_vault(tmp_path)  # the notes below are never committed: a person's own files
     long = write(

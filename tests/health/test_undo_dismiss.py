@@ -12,7 +12,7 @@ from health_support import BABBAGE, ENGINE, git, sick, sick_brain, write  # noqa
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, PlanRefused, VaultError
 from mnemex.health import dismiss_issue, fix_issue, read_history, record_scan, restore_issue, scan
-from mnemex.undo import undo
+from mnemex.vault.undo import undo
 
 
 def test_a_dismissed_issue_does_not_resurface_until_restored(sick_brain: Brain) -> None:

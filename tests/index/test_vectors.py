@@ -10,7 +10,7 @@ from conftest import write
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.index.backend import VectorTable
-from mnemex.index.sqlite import SQLiteIndex
+from mnemex.index.sqlite.store import SQLiteIndex
 from mnemex.vault import Vault
 
 

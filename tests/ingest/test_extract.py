@@ -11,8 +11,8 @@ from mnemex.ingest.extract import (
     page_cap,
     split_sentences,
 )
-from mnemex.ingest.model import Extraction, PlannedPage, SourceDoc
 from mnemex.ingest.readers import read_source, read_sources, read_text_source
+from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -13,9 +13,9 @@ from tests.models.fake_provider import Canned, FakeProvider, Recorded
 from mnemex.errors import ModelAuthError
 from mnemex.ingest import cache
 from mnemex.ingest.extract import extract_offline
-from mnemex.ingest.model_extract import estimate_ingest_cost, extract_with_model
+from mnemex.ingest.llm_extract import estimate_ingest_cost, extract_with_model
 from mnemex.ingest.readers import read_source, read_text_source
-from mnemex.models import estimate_tokens
+from mnemex.llm import estimate_tokens
 
 CORPUS = Path(__file__).parent / "corpus"
 

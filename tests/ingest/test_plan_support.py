@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
-from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc
 from mnemex.vault import Vault, init_vault, sha256_bytes
 
 

@@ -9,7 +9,6 @@ from pdfgen import make_pdf, make_text_pdf
 from pypdf import PdfReader, PdfWriter
 
 from hostile_inputs import bounded
-from mnemex.ingest.model import SourceDoc
 from mnemex.ingest.readers import (
     ReadFailure,
     SourceReadError,
@@ -18,6 +17,7 @@ from mnemex.ingest.readers import (
     read_sources,
     read_text_source,
 )
+from mnemex.ingest.records import SourceDoc
 
 CORPUS = Path(__file__).parent / "corpus"
 

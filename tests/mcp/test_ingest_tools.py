@@ -14,9 +14,9 @@ from tests.models.fake_provider import FakeProvider
 from conftest import write
 from mnemex.ingest import cache
 from mnemex.ingest import run as ingest_run
-from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc
 from mnemex.ingest.run import vault_source
-from mnemex.models import load_model
+from mnemex.llm import load_model
 from mnemex.vault import Vault
 
 TEXT = "Priya Raman created KestrelDB in 2017. Tom Okafor wrote the compaction code.\n"

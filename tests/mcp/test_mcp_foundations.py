@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mcp_support import call, error, make_vault, ok, state_for
 
-from mnemex.foundations import add_foundation, list_foundations
+from mnemex.foundations.store import add_foundation, list_foundations
 from mnemex.mcp.registry import registry
 from mnemex.vault import Vault
 

@@ -34,7 +34,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from mnemex.models import ModelClient, parse_model_config
+from mnemex.llm import ModelClient, parse_model_config
 
 PROVIDERS = ("openai", "anthropic", "gemini")
 _GEMINI_PATH = re.compile(r"^/v1beta/models/(?P<model>[^/:]+):generateContent$")

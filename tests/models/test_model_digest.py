@@ -12,8 +12,7 @@ from fake_provider import FakeProvider, Recorded, fake_provider_fixture  # noqa:
 
 from mnemex.errors import CostConfirmationRequired
 from mnemex.harvest.digest import extract
-from mnemex.harvest.model import Session, ToolCall, ToolResult, Turn
-from mnemex.harvest.model_digest import (
+from mnemex.harvest.llm_digest import (
     ModelDigester,
     default_budget,
     estimate_digest_cost,
@@ -21,7 +20,8 @@ from mnemex.harvest.model_digest import (
     model_digest,
     transcript_lines,
 )
-from mnemex.models import check_budget
+from mnemex.harvest.transcript import Session, ToolCall, ToolResult, Turn
+from mnemex.llm import check_budget
 
 T0 = dt.datetime(2026, 11, 20, 10, 0, tzinfo=dt.UTC)
 PLANTED = "sk-proj-PLANTEDabcdefghijklmnopqrstuvwxyz"

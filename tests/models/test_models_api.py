@@ -1,4 +1,4 @@
-"""The public API of mnemex.models: complete, sorted, and usable from bare settings."""
+"""The public API of mnemex.llm: complete, sorted, and usable from bare settings."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
-import mnemex.models as models
+import mnemex.llm as models
 from mnemex.config import Settings
-from mnemex.models import Message, load_model
+from mnemex.llm import Message, load_model
 
 
 def test_all_is_sorted_and_names_what_exists() -> None:

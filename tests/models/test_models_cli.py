@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.cli import cli
-from mnemex.models import Message, load_model
-from mnemex.models.ledger import LedgerEntry, append_entry, ledger_path
+from mnemex.llm import Message, load_model
+from mnemex.llm.ledger import LedgerEntry, append_entry, ledger_path
 from mnemex.vault import Vault
 
 SECRET = "sk-proj-THISKEYMUSTNEVERBEPRINTED0123456789"

@@ -9,7 +9,7 @@ import pytest
 from fake_provider import PROVIDERS, FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.errors import ModelAuthError, ModelError, ModelOutputError, ModelUnavailable
-from mnemex.models import Message, ledger_path, ledger_totals, load_model
+from mnemex.llm import Message, ledger_path, ledger_totals, load_model
 from mnemex.vault import Vault
 
 HELLO = [Message("user", "Say hello.")]
@@ -226,8 +226,8 @@ def test_every_call_success_or_failure_is_one_ledger_line(
 
 
 def test_openai_itself_gets_max_completion_tokens_and_compatible_servers_max_tokens() -> None:
-    from mnemex.models import parse_model_config
-    from mnemex.models.providers import OpenAIWire
+    from mnemex.llm import parse_model_config
+    from mnemex.llm.providers import OpenAIWire
 
     remote = parse_model_config({"provider": "openai", "model": "o3-mini"}, {"OPENAI_API_KEY": "k"})
     body = OpenAIWire(remote, "k").build(HELLO, None, 100, None).body
@@ -240,7 +240,7 @@ def test_openai_itself_gets_max_completion_tokens_and_compatible_servers_max_tok
 
 
 def test_a_nullable_type_becomes_geminis_nullable() -> None:
-    from mnemex.models.providers import gemini_schema
+    from mnemex.llm.providers import gemini_schema
 
     assert gemini_schema({"type": ["string", "null"], "maxLength": 3}) == {
         "type": "STRING",

@@ -8,7 +8,7 @@ import pytest
 
 from mnemex.config import load_settings
 from mnemex.errors import ConfigError
-from mnemex.models import is_local_url, load_model, parse_model_config
+from mnemex.llm import is_local_url, load_model, parse_model_config
 from mnemex.vault import Vault
 
 

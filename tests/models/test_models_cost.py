@@ -6,7 +6,7 @@ import pytest
 from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.errors import CostConfirmationRequired
-from mnemex.models import check_budget, estimate_cost, estimate_tokens
+from mnemex.llm import check_budget, estimate_cost, estimate_tokens
 
 
 def test_estimate_tokens_is_cheap_and_nonzero_for_text() -> None:
@@ -46,6 +46,6 @@ def test_estimates_add_up_and_stay_unknown_when_one_part_is(fake: FakeProvider) 
     client = fake.client(price_in_per_mtok=1.0, price_out_per_mtok=1.0)
     total = estimate_cost(client, 10, 5) + estimate_cost(client, 20, 5)
     assert (total.input_tokens, total.output_tokens, total.calls) == (30, 10, 2)
-    from mnemex.models import Estimate
+    from mnemex.llm import Estimate
 
     assert (total + Estimate(1, 1, None)).usd is None

@@ -8,7 +8,7 @@ import pytest
 from fake_provider import PROVIDERS, FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
 from mnemex.errors import ModelOutputError
-from mnemex.models import Message, check_schema, complete_json, parse_json_answer
+from mnemex.llm import Message, check_schema, complete_json, parse_json_answer
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -7,9 +7,9 @@ import sys
 import time
 from pathlib import Path
 
-from mnemex.machine import machine_name
 from mnemex.state import get_handoff, read_journal, save_handoff
 from mnemex.vault import Vault, init_vault
+from mnemex.vault.machine import machine_name
 
 CODE = """
 import sys, time

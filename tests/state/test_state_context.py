@@ -10,9 +10,9 @@ import pytest
 from state_support import git_vault
 
 from mnemex.brain import Brain
-from mnemex.budget import json_tokens
 from mnemex.embed.hashing import HashingEmbedder
-from mnemex.memories import remember
+from mnemex.memories.remember import remember
+from mnemex.retrieve.budget import json_tokens
 from mnemex.state import get_context, save_brief, save_handoff
 
 
@@ -103,7 +103,7 @@ def test_an_unknown_project_gets_the_known_ones_instead_of_an_error(brain: Brain
 def test_foundation_bodies_are_sent_only_when_changed_since_the_caller_read_them(
     brain: Brain,
 ) -> None:
-    pytest.importorskip("mnemex.foundations")
+    pytest.importorskip("mnemex.foundations.store")
     save_handoff(brain.vault, "mnemex", "x", create=True)
     arch = _foundation(brain.vault.root, "mnemex", "architecture", "# Architecture\nLayers.\n", 1)
     _foundation(brain.vault.root, "mnemex", "roadmap", "# Roadmap\nShip it.\n", 2)

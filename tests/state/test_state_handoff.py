@@ -10,7 +10,6 @@ import pytest
 from state_support import git_vault, substantial
 
 from mnemex.errors import VaultError
-from mnemex.machine import machine_name
 from mnemex.state import (
     MAX_ITEMS,
     StateRefused,
@@ -21,6 +20,7 @@ from mnemex.state import (
     save_handoff,
 )
 from mnemex.vault import Vault
+from mnemex.vault.machine import machine_name
 
 
 @pytest.fixture

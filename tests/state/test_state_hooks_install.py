@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mnemex.agent_hooks import BEGIN, END, install_hooks, install_instructions
+from mnemex.clients.hooks import BEGIN, END, install_hooks, install_instructions
 from mnemex.vault import init_vault
 
 

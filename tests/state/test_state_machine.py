@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mnemex import machine
 from mnemex.errors import VaultError
-from mnemex.vault import Vault
+from mnemex.vault import Vault, machine
 
 
 def test_the_machine_name_is_minted_once_and_stored_whole(
@@ -55,7 +54,7 @@ def test_a_machine_id_file_holding_garbage_is_refused_with_what_to_do(vault_dir:
 def test_processes_minting_the_machine_name_at_once_all_agree(vault_dir: Path) -> None:
     code = (
         "import sys, time\n"
-        "from mnemex.machine import machine_name\n"
+        "from mnemex.vault.machine import machine_name\n"
         "from mnemex.vault import Vault\n"
         "v = Vault(sys.argv[1])\n"
         "start = float(sys.argv[2])\n"

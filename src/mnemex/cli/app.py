@@ -215,7 +215,7 @@ def note_add(
     as_json: bool,
 ) -> None:
     """Add a note from SOURCE (a file, or - for standard input)."""
-    from mnemex.notes import add_note
+    from mnemex.pages.notes import add_note
 
     if source == "-":
         body = sys.stdin.read()
@@ -241,7 +241,7 @@ def read(
     app: Context, path: str, section: str | None, max_tokens: int | None, as_json: bool
 ) -> None:
     """Print a note (PATH is vault-relative; .md optional)."""
-    from mnemex.notes import read_note
+    from mnemex.retrieve.read import read_note
 
     data = read_note(app.brain, path, section=section, max_tokens=max_tokens)
     emit(data, as_json, lambda: click.echo(data["content"], nl=False))
@@ -485,7 +485,7 @@ def index_rebuild(app: Context, allow_empty: bool, as_json: bool) -> None:
 def doctor(app: Context, no_embedder: bool, secrets: bool, as_json: bool) -> None:
     """Check the vault, the index's freshness, the embedder, that `mnemex serve` answers a
     client within 10 s (and each installed client's server); list files not indexed."""
-    from mnemex.doctor import diagnose, diagnose_secrets
+    from mnemex.health.doctor import diagnose, diagnose_secrets
 
     if secrets:
         found = diagnose_secrets(app.brain.vault.root)
@@ -506,7 +506,9 @@ def doctor(app: Context, no_embedder: bool, secrets: bool, as_json: bool) -> Non
             sys.exit(1)
         return
 
-    data = diagnose(app.brain, load_embedder=not no_embedder)
+    from mnemex.mcp.probe import serve_check
+
+    data = diagnose(app.brain, load_embedder=not no_embedder, serve_check=serve_check)
 
     def text() -> None:
         marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}

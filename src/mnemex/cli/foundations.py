@@ -81,7 +81,7 @@ def foundation_add(
     app: Context, project: str, file: Path, slug: str | None, yes: bool, as_json: bool
 ) -> None:
     """Add FILE verbatim as a foundation of PROJECT (a replacement shows a diff first)."""
-    from mnemex.foundations import add_foundation
+    from mnemex.foundations.store import add_foundation
 
     result = add_foundation(_vault(app), project, file, slug, apply=yes)
     command = f"mnemex foundation add {project} {file}" + (f" --slug {slug}" if slug else "")
@@ -97,7 +97,7 @@ def foundation_add(
 @handle_errors
 def foundation_approve(app: Context, project: str, slug: str, yes: bool, as_json: bool) -> None:
     """Approve an agent's draft of SLUG: shows its diff; --yes puts it in place."""
-    from mnemex.foundations import approve_foundation
+    from mnemex.foundations.store import approve_foundation
 
     result = approve_foundation(_vault(app), project, slug, apply=yes)
     command = f"mnemex foundation approve {project} {slug}"
@@ -112,7 +112,7 @@ def foundation_approve(app: Context, project: str, slug: str, yes: bool, as_json
 @handle_errors
 def foundation_reject(app: Context, project: str, slug: str, as_json: bool) -> None:
     """Reject an agent's draft of SLUG: delete it; the foundation stays as it is."""
-    from mnemex.foundations import reject_foundation
+    from mnemex.foundations.store import reject_foundation
 
     result = reject_foundation(_vault(app), project, slug)
     emit(result, as_json, lambda: click.echo(f"rejected {result['rejected']} (draft deleted)"))
@@ -125,7 +125,7 @@ def foundation_reject(app: Context, project: str, slug: str, as_json: bool) -> N
 @handle_errors
 def foundation_list(app: Context, project: str, as_json: bool) -> None:
     """List PROJECT's foundations (with freshness against their sources) and drafts."""
-    from mnemex.foundations import list_drafts, list_foundations
+    from mnemex.foundations.store import list_drafts, list_foundations
 
     vault = _vault(app)
     data: dict[str, Any] = {
@@ -165,7 +165,7 @@ def sync(app: Context, remote: str | None, as_json: bool) -> None:
     shared file keeps both versions (theirs as <name>.conflict-<machine>-<time>)
     and is reported here and by `mnemex doctor`.
     """
-    from mnemex.gitsync import sync as run_sync
+    from mnemex.vault.gitsync import sync as run_sync
 
     result = run_sync(_vault(app), remote)
 

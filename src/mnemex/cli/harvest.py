@@ -29,8 +29,8 @@ from mnemex.harvest.run import (
     resolve_sources,
     watch_harvest,
 )
-from mnemex.memories import remember as remember_note
-from mnemex.models import load_model
+from mnemex.llm import load_model
+from mnemex.memories.remember import remember as remember_note
 from mnemex.report import Report
 
 _DIR = click.Path(file_okay=False, path_type=Path)

@@ -100,7 +100,7 @@ def health(
 
 def _confirm(vault: Vault, report: HealthReport, yes: bool) -> dict[str, Any]:
     from mnemex.health.confirm import confirm_duplicates
-    from mnemex.models import load_model
+    from mnemex.llm import load_model
 
     client = load_model(vault)
     if client is None:
@@ -223,7 +223,7 @@ def health_history(app: Context, limit: int, as_json: bool) -> None:
 @handle_errors
 def undo_command(app: Context, commit: str | None, yes: bool, force: bool, as_json: bool) -> None:
     """Revert the last mnemex commit (or COMMIT) as a new commit; shows the plan first."""
-    from mnemex.undo import undo
+    from mnemex.vault.undo import undo
 
     vault = app.brain.vault
     result = undo(vault, commit, force=force)

@@ -12,11 +12,11 @@ import click
 from mnemex.brain import Brain
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
 from mnemex.errors import VaultError
-from mnemex.forget import apply_forget, plan_forget
-from mnemex.privacy import Privacy
-from mnemex.recall_memories import DEFAULT_DIGEST_TOKENS, DEFAULT_MAX_TOKENS
-from mnemex.recall_memories import get_digest as digest_of
-from mnemex.recall_memories import search_memories as search_memory_notes
+from mnemex.memories.forget import apply_forget, plan_forget
+from mnemex.memories.recall import DEFAULT_DIGEST_TOKENS, DEFAULT_MAX_TOKENS
+from mnemex.memories.recall import get_digest as digest_of
+from mnemex.memories.recall import search_memories as search_memory_notes
+from mnemex.retrieve.privacy import Privacy
 
 
 def _everything(brain: Brain) -> Privacy:

@@ -15,8 +15,8 @@ import click
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
 from mnemex.config import SETTINGS_FILE, resolve_vault
 from mnemex.errors import ConfigError
-from mnemex.models import ledger_path, ledger_totals, parse_model_config
-from mnemex.models.config import DEFAULT_BASE_URL, DEFAULT_KEY_ENV, is_local_url
+from mnemex.llm import ledger_path, ledger_totals, parse_model_config
+from mnemex.llm.config import DEFAULT_BASE_URL, DEFAULT_KEY_ENV, is_local_url
 from mnemex.vault import Vault
 
 

@@ -13,7 +13,7 @@ from typing import Literal
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
-from mnemex.clients import CLIENTS, ConfigChange, install_client, uninstall_client
+from mnemex.clients.install import CLIENTS, ConfigChange, install_client, uninstall_client
 from mnemex.config import SETTINGS_FILE, resolve_vault
 from mnemex.errors import ConfigError
 
@@ -201,7 +201,7 @@ def install(
     if not hooks:
         emit(change.to_dict(), as_json, lambda: _print_change(change, "installed"))
         return
-    from mnemex.agent_hooks import install_hooks
+    from mnemex.clients.hooks import install_hooks
 
     hooked = install_hooks(_vault_for_install(app), scope=scope or "user", dry_run=dry_run)
 

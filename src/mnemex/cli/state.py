@@ -19,8 +19,7 @@ import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
 from mnemex.errors import MnemexError, VaultError
-from mnemex.machine import machine_name
-from mnemex.memories import project_from_cwd
+from mnemex.memories.remember import project_from_cwd
 from mnemex.state import (
     DEFAULT_CONTEXT_TOKENS,
     Saved,
@@ -34,6 +33,7 @@ from mnemex.state import (
 from mnemex.state.brief import read_brief_text
 from mnemex.state.handoff import read_handoff_text
 from mnemex.vault import check_name
+from mnemex.vault.machine import machine_name
 
 _OBSERVED_RE = re.compile(r"^(?P<s>.*) \(observed (?P<t>[^,)]+)(?:, recheck: `(?P<c>[^`]*)`)?\)$")
 _SESSIONS = "sessions"
@@ -497,8 +497,8 @@ def hook_install(
     Running it again changes nothing. With --instructions, also add (or refresh) a
     marked block telling the agent when to read and save state.
     """
-    from mnemex.agent_hooks import install_hooks, install_instructions
     from mnemex.cli.serve import _vault_for_install
+    from mnemex.clients.hooks import install_hooks, install_instructions
 
     vault = _vault_for_install(app)
     changes = (

@@ -2,12 +2,11 @@
 
 :mod:`mnemex.harvest.readers` reads each harness's transcripts (Claude Code, Codex CLI,
 Gemini CLI, Aider) into the normalised :class:`Session` / :class:`Turn` model of
-:mod:`mnemex.harvest.model`. Digesting, redaction and the ``harvest`` command build on it.
+:mod:`mnemex.harvest.transcript`. Digesting, redaction and the ``harvest`` command build on it.
 """
 
 from __future__ import annotations
 
-from mnemex.harvest.model import Session, ToolCall, ToolResult, Turn
 from mnemex.harvest.readers import (
     READERS,
     TranscriptReader,
@@ -15,6 +14,7 @@ from mnemex.harvest.readers import (
     reader_names,
     register_reader,
 )
+from mnemex.harvest.transcript import Session, ToolCall, ToolResult, Turn
 
 __all__ = [
     "READERS",

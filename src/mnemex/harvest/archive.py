@@ -7,7 +7,7 @@ machine-local and git-ignored like everything under ``.mnemex/`` (vault format Â
 is never synced. ``mnemex forget`` finds it by the session id in its file name.
 
 Nothing unredacted is written. The redaction is the one digests use
-(:func:`mnemex.redact.redact_text`), applied to what a reader sees: in a JSON Lines or JSON
+(:func:`mnemex.text.redact.redact_text`), applied to what a reader sees: in a JSON Lines or JSON
 transcript every string value is redacted after parsing (an escaped ``\\n`` or ``\\"`` in
 the raw bytes would otherwise hide a secret from a pattern), and a record that held one is
 written back as compact JSON; a line that does not parse, and any other text, is redacted
@@ -27,13 +27,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from mnemex.harvest.model import Session
 from mnemex.harvest.readers import sha256_bytes
-from mnemex.redact import find_secrets, redact_text
+from mnemex.harvest.transcript import Session
+from mnemex.text.redact import find_secrets, redact_text
 from mnemex.vault import Vault
 from mnemex.vault.vault import atomic_write
 
-#: Under the vault's ``.mnemex/``; ``mnemex.forget`` looks here too.
+#: Under the vault's ``.mnemex/``; ``mnemex.memories.forget`` looks here too.
 ARCHIVE_DIR = "transcripts"
 MANIFEST = "manifest.json"
 # A session id is kept as it is in the file name (``forget`` finds the archive by it: a Claude

@@ -1,12 +1,12 @@
-"""The offline digest: a :class:`~mnemex.harvest.model.Session` as a memory note, no model.
+"""The offline digest: a :class:`~mnemex.harvest.transcript.Session` as a memory note, no model.
 
 A deterministic extractor that works from the transcript's structure only: the user's
 requests, the commands run and their exit status, the errors seen, the files edited, the
 final assistant message and the git branch (vault format §7). It states what happened; it
 does not invent advice. Each bullet is one idea (retrieval chunks one bullet per chunk).
 
-Every piece of text is redacted (:func:`mnemex.redact.redact_text`) and then sanitised
-(:func:`mnemex.sanitise.sanitise`: strip, escape, defang) before it reaches the note, and
+Every piece of text is redacted (:func:`mnemex.text.redact.redact_text`) and then sanitised
+(:func:`mnemex.text.sanitise.sanitise`: strip, escape, defang) before it reaches the note, and
 every section is bounded in bullets and characters.
 """
 
@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from mnemex.harvest.model import Session, ToolCall, Turn
-from mnemex.redact import redact_text
-from mnemex.sanitise import sanitise
+from mnemex.harvest.transcript import Session, ToolCall, Turn
+from mnemex.text.redact import redact_text
+from mnemex.text.sanitise import sanitise
 from mnemex.vault import slugify
 
 SECTIONS = (

@@ -21,7 +21,6 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
-import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -32,14 +31,15 @@ from mnemex.config import Settings
 from mnemex.errors import ConfigError
 from mnemex.harvest.archive import TranscriptArchive
 from mnemex.harvest.digest import EXTRACTOR, clean, digest_id, extract
-from mnemex.harvest.model import Session
-from mnemex.harvest.model_digest import ModelDigester
+from mnemex.harvest.llm_digest import ModelDigester
 from mnemex.harvest.readers import load_reader, reader_names
-from mnemex.history import commit_change, recording, take_recovered
-from mnemex.machine import machine_name
-from mnemex.models import ModelClient
+from mnemex.harvest.transcript import Session
+from mnemex.llm import ModelClient
+from mnemex.memories.forget import ID_SUFFIX, forgotten_ids
 from mnemex.report import Report
 from mnemex.vault import Vault, parse_note, render_note, slugify
+from mnemex.vault.history import commit_change, recording, take_recovered
+from mnemex.vault.machine import machine_name
 from mnemex.vault.vault import atomic_write
 
 if TYPE_CHECKING:
@@ -55,9 +55,7 @@ HEARTBEAT = "heartbeats/harvest.json"
 #: Machine-local: transcript path -> (mtime, size, digest ids), so a no-op re-harvest reads nothing.
 FILE_CACHE = "harvest-files.json"
 #: Machine-local: digest ids that were forgotten, never harvested again.
-FORGOTTEN = "harvest-forgotten.json"
 _SLUG_IN_NAME = 50
-_ID_SUFFIX = re.compile(r"-([0-9a-f]{8})\.md$")
 
 
 def default_sources() -> dict[str, list[Path]]:
@@ -163,7 +161,7 @@ def _existing_digests(vault: Vault) -> dict[str, str]:
     if not root.is_dir():
         return found
     for path in root.glob("*/*/*.md"):
-        match = _ID_SUFFIX.search(path.name)
+        match = ID_SUFFIX.search(path.name)
         if match:
             found.setdefault(match.group(1), path.relative_to(vault.root).as_posix())
     return found
@@ -237,26 +235,6 @@ def _render(
     fm["created"] = str(created) if created else stamp
     fm["updated"] = stamp
     return digest.title, render_note(fm, body), warning
-
-
-def forgotten_ids(vault: Vault) -> set[str]:
-    """The digest ids :func:`mark_forgotten` recorded."""
-    try:
-        data = json.loads((vault.root / ".mnemex" / FORGOTTEN).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()
-    return {str(i) for i in data} if isinstance(data, list) else set()
-
-
-def mark_forgotten(vault: Vault, digest: str) -> None:
-    """Record that the digest with id ``digest`` (or of file name ``…-<id>.md``) was forgotten,
-    so a later harvest does not write it again from the same transcript. For ``forget``."""
-    match = _ID_SUFFIX.search(digest)
-    key = match.group(1) if match else digest
-    if not re.fullmatch(r"[0-9a-f]{8}", key):
-        raise ValueError(f"{digest!r} is not a digest id or a digest's file name")
-    ids = sorted(forgotten_ids(vault) | {key})
-    atomic_write(vault.local_dir / FORGOTTEN, (json.dumps(ids) + "\n").encode("utf-8"))
 
 
 def _load_cache(vault: Vault) -> dict[str, Any]:
@@ -796,11 +774,9 @@ __all__ = [
     "HarvestSettings",
     "default_sources",
     "failures_recorded",
-    "forgotten_ids",
     "harvest_check",
     "harvest_sessions",
     "harvest_settings",
-    "mark_forgotten",
     "read_heartbeat",
     "record_failure",
     "resolve_sources",

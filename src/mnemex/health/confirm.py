@@ -3,7 +3,7 @@ two pages are about the same thing.
 
 Nothing runs unless asked (``mnemex health --confirm``) and a ``[model]`` table is
 configured. The whole pass is estimated first and gated by the model layer's cost
-check (:func:`mnemex.models.check_budget`): above ``confirm_above_usd`` (or of
+check (:func:`mnemex.llm.check_budget`): above ``confirm_above_usd`` (or of
 unknown price) it needs ``confirmed``. Pages are sent cut to :data:`PAGE_CHARS`
 (the model layer redacts secrets on the way out). A pair the model calls different
 leaves the duplicates list and is counted; a confirmed pair says so in its detail.
@@ -16,8 +16,8 @@ from typing import Any
 
 from mnemex.errors import ModelError
 from mnemex.health.scan import HealthReport
-from mnemex.models import Message, ModelClient, check_budget, complete_json, estimate_cost
-from mnemex.models.cost import estimate_tokens
+from mnemex.llm import Message, ModelClient, check_budget, complete_json, estimate_cost
+from mnemex.llm.cost import estimate_tokens
 from mnemex.vault import Vault
 
 #: How much of each page the model reads.

@@ -2,7 +2,7 @@
 
 The plan names every file that changes (with a unified diff), every link that
 is re-pointed and every file that is deleted, and records the sha256 of each
-file it read (:mod:`mnemex.plans`). Applying re-checks those hashes, computes
+file it read (:mod:`mnemex.vault.plans`). Applying re-checks those hashes, computes
 the fix again and refuses if it would now do anything other than what was
 shown; then it writes (each write checked against the hash it read), commits
 once and syncs the index. Two fixes racing on one page: the second finds the
@@ -31,10 +31,10 @@ from mnemex.health.ids import Issue, kind_of
 from mnemex.health.records import now_iso
 from mnemex.health.scan import is_knowledge, scan
 from mnemex.health.view import IndexView, load_view
-from mnemex.history import before_change, commit_change, recording, take_recovered
-from mnemex.plans import create_plan, discard_plan, take_plan
 from mnemex.report import Report
 from mnemex.vault import LinkResolver, sha256_text
+from mnemex.vault.history import before_change, commit_change, recording, take_recovered
+from mnemex.vault.plans import create_plan, discard_plan, take_plan
 
 OPERATION = "health_fix"
 MAX_DIFF_LINES = 400

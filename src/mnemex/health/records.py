@@ -21,10 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mnemex.history import CommitResult, before_change, commit_change, recording
-from mnemex.machine import machine_name
-from mnemex.sanitise import strip
+from mnemex.text.sanitise import strip
 from mnemex.vault import Vault
+from mnemex.vault.history import CommitResult, before_change, commit_change, recording
+from mnemex.vault.machine import machine_name
 
 HEALTH_DIR = "health"
 DISMISSED_DIR = f"{HEALTH_DIR}/dismissed"

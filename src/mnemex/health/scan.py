@@ -27,7 +27,7 @@ from mnemex.health.ids import KINDS, Issue
 from mnemex.health.records import dismissed_ids
 from mnemex.health.view import IndexView, NoteRow, load_view
 from mnemex.index.backend import IndexBackend
-from mnemex.index.dates import parse_date
+from mnemex.text.dates import parse_date
 from mnemex.vault import Vault
 from mnemex.vault.markdown import split_frontmatter
 

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 from mnemex.errors import VaultError
-from mnemex.foundations import list_foundations
+from mnemex.foundations.store import list_foundations
 from mnemex.health.ids import Issue
 from mnemex.health.scan import ScanContext, register_checker, when_of
 from mnemex.state.projects import known_projects

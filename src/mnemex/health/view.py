@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.index.backend import IndexBackend
-from mnemex.index.sqlite import SQLiteIndex
+from mnemex.index.sqlite.store import SQLiteIndex
 
 _LINK_RE = re.compile(r"\[\[[^\]]*\]\]")
 #: A citation in brackets after a sentence, with or without a date: ``([[s]], 2023-09-22)``.

@@ -72,7 +72,7 @@ def _note_date(frontmatter: dict[str, Any], kind: str | None = None) -> str | No
     Notes that carry none are dated by their file's mtime at query time, not here,
     so touching a file never makes the stored index differ from a rebuild.
     """
-    from mnemex.index.dates import parse_date
+    from mnemex.text.dates import parse_date
 
     keys: tuple[str, ...] = ("date", "updated", "created")
     if kind == "memories":

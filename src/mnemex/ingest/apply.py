@@ -8,7 +8,7 @@ and the inbox files the plan moves are removed. If anything fails on the way,
 the files already renamed or removed get their original bytes back (kept in
 memory) and the new ones are removed: a failed run leaves the vault as it was.
 A process killed part-way cannot restore: the paths were listed in an intent
-record first (:func:`mnemex.history.before_change`), so the next session on the
+record first (:func:`mnemex.vault.history.before_change`), so the next session on the
 vault commits what was renamed and removes the staged temporaries.
 """
 
@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.errors import VaultError, WriteConflict
-from mnemex.history import (
+from mnemex.ingest.plan import FileChange, IngestPlan
+from mnemex.vault import Vault, atomic_write, sha256_bytes, write_temp
+from mnemex.vault.history import (
     before_change,
     commit_change,
     crash_point,
     recording,
     take_recovered,
 )
-from mnemex.ingest.plan import FileChange, IngestPlan
-from mnemex.vault import Vault, atomic_write, sha256_bytes, write_temp
 
 
 class IngestFailed(VaultError):

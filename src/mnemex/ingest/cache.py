@@ -18,8 +18,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
-from mnemex.models import ModelClient
+from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc
+from mnemex.llm import ModelClient
 from mnemex.vault import LOCAL_DIR, Vault, atomic_write
 
 #: The layout of a stored file (:func:`to_dict`); a file of another version is recomputed.
@@ -30,7 +30,7 @@ CACHE_DIR = "ingest/extractions"
 
 def setup_hash(client: ModelClient) -> str:
     """A short hash of everything besides the source that shapes a model extraction."""
-    from mnemex.ingest import model_extract as mx
+    from mnemex.ingest import llm_extract as mx
 
     config = client.config
     parts = {

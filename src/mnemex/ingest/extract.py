@@ -40,7 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 
-from mnemex.ingest.model import Evidence, Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc
 
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
 MAX_DESCRIPTION = 400

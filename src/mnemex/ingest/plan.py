@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from mnemex.brain import Brain
-from mnemex.ingest.model import Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
 from mnemex.ingest.render import (
     clean_text,
     dump_frontmatter,

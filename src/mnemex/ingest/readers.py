@@ -1,4 +1,4 @@
-"""Reading sources into :class:`~mnemex.ingest.model.SourceDoc`: markdown, text, HTML, PDF.
+"""Reading sources into :class:`~mnemex.ingest.records.SourceDoc`: markdown, text, HTML, PDF.
 
 Every reader ends in the same cleaning (vault format §13): control and invisible
 characters are stripped and impersonation markers escaped, but URLs are *not*
@@ -32,8 +32,8 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
 from mnemex.errors import MnemexError
-from mnemex.ingest.model import SourceDoc
-from mnemex.sanitise import escape, strip
+from mnemex.ingest.records import SourceDoc
+from mnemex.text.sanitise import escape, strip
 from mnemex.vault.markdown import atx_heading, split_frontmatter
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from mnemex.sanitise import escape, strip
+from mnemex.text.sanitise import escape, strip
 from mnemex.vault.markdown import atx_heading, split_frontmatter
 
 #: The sections mnemex writes on entity and concept pages, in order.

@@ -2,7 +2,7 @@
 
 A source about something the wiki knows must deepen that page, not sit beside
 it as a near-duplicate; two things that merely share a name must stay apart.
-The resolver decides, for each :class:`~mnemex.ingest.model.PlannedPage`:
+The resolver decides, for each :class:`~mnemex.ingest.records.PlannedPage`:
 
 - ``merge``: the same thing (exact slug, alias, normalised name, a unique
   surname/initials/acronym form, or a close fuzzy name confirmed by type),
@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover
 
 from mnemex.brain import Brain
 from mnemex.index.backend import IndexBackend, Scope
-from mnemex.ingest.model import PlannedPage
+from mnemex.ingest.records import PlannedPage
 from mnemex.vault import Vault, atomic_write
 from mnemex.vault.markdown import split_frontmatter
 

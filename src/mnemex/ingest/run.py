@@ -3,7 +3,7 @@
 ``ingest_path`` reads a file or a folder (each file one source, in order, one
 commit for the batch), ``ingest_text`` takes text handed over directly. Both
 preview by default and apply when asked. Over MCP a preview is recorded as a
-plan (:mod:`mnemex.plans`) holding the hash of every file it read and of every
+plan (:mod:`mnemex.vault.plans`) holding the hash of every file it read and of every
 file it would write; applying re-plans at the plan's own time and is refused
 when anything differs, so what is applied is exactly what was shown.
 """
@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from mnemex.brain import Brain
 from mnemex.errors import MnemexError, NoteNotFound, PathOutsideVault, PlanRefused, VaultError
 from mnemex.ingest.apply import apply_plan
-from mnemex.ingest.model import Extraction, SourceDoc
 from mnemex.ingest.plan import IngestPlan, Planner
 from mnemex.ingest.readers import (
     SUPPORTED_FORMATS,
@@ -27,16 +26,17 @@ from mnemex.ingest.readers import (
     read_sources,
     read_text_source,
 )
+from mnemex.ingest.records import Extraction, SourceDoc
 from mnemex.ingest.render import split_page
-from mnemex.plans import create_plan, discard_plan, take_plan
-from mnemex.recall import UNTRUSTED
-from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
-from mnemex.sanitise import escape, strip
+from mnemex.retrieve.served import UNTRUSTED
+from mnemex.text.sanitise import escape, strip
+from mnemex.text.tokens import estimate_tokens, trim_to_tokens
 from mnemex.vault import LOCAL_DIR, Vault, check_name
+from mnemex.vault.plans import create_plan, discard_plan, take_plan
 
 if TYPE_CHECKING:
     from mnemex.index.sync import ProgressFactory
-    from mnemex.models import ModelClient
+    from mnemex.llm import ModelClient
 
 Extractor = Callable[[SourceDoc], Extraction]
 
@@ -171,13 +171,13 @@ def _model_extractor(
     A source whose extraction by this model is cached (:mod:`mnemex.ingest.cache`: a
     preview stored it) is planned from the cache: no call, nothing in the estimate.
     """
-    from mnemex.models import Estimate, check_budget, load_model
+    from mnemex.llm import Estimate, check_budget, load_model
 
     offline_cost: dict[str, Any] = {"extractor": ["offline"], "estimated_usd": 0.0}
     client = load_model(vault)
     if client is None:
         return None, offline_cost
-    from mnemex.ingest.model_extract import estimate_ingest_cost
+    from mnemex.ingest.llm_extract import estimate_ingest_cost
 
     hits, notes = _cached(vault, docs, client)
     estimate = Estimate(0, 0, 0.0, 0)
@@ -229,7 +229,7 @@ def _extract_and_keep(
     the model again rather than reusing a stand-in.
     """
     from mnemex.ingest import cache
-    from mnemex.ingest.model_extract import extract_with_model
+    from mnemex.ingest.llm_extract import extract_with_model
 
     hit = hits.get(doc.sha256)
     if hit is not None:
@@ -320,7 +320,7 @@ def cached_extractor(vault: Vault, doc: SourceDoc) -> Extractor | None:
     offline extractor). A cache file that appears or goes between preview and apply
     changes the plan, which apply then refuses.
     """
-    from mnemex.models import load_model
+    from mnemex.llm import load_model
 
     try:
         client = load_model(vault)

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from mnemex.mcp.arguments import UNLISTED
 from mnemex.mcp.state import MAX_TOKENS_CEILING
-from mnemex.pages import MAX_PAGE_CHARS
+from mnemex.pages.edit import MAX_PAGE_CHARS
 
 PagePath = Annotated[
     str,

@@ -20,7 +20,9 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from mnemex.clients.install import server_command
 from mnemex.errors import MnemexError
+from mnemex.health.doctor import SERVE_GIVE_UP, SERVE_LIMIT, Check
 
 
 class ServerProbeFailed(MnemexError):
@@ -84,4 +86,24 @@ def _last_line(errlog: TextIO) -> str:
     return f" (its stderr: {lines[-1][:300]})" if lines else ""
 
 
-__all__ = ["ProbeResult", "ServerProbeFailed", "probe_stdio_server"]
+def serve_check(vault_root: Path) -> Check:
+    """Start ``mnemex serve`` for this vault as a client would and time its first answers."""
+    command = server_command(vault_root)
+    try:
+        found = probe_stdio_server(command.command, command.args, timeout=SERVE_GIVE_UP)
+    except ServerProbeFailed as exc:
+        return Check("serve", "fail", f"`mnemex serve` (stdio): {exc}")
+    detail = (
+        f"`mnemex serve` (stdio) answered initialize and tools/list ({found.tools} tools) "
+        f"in {found.seconds:.1f} s"
+    )
+    if found.seconds > SERVE_LIMIT:  # slow, not broken: clients with a longer limit still work
+        return Check(
+            "serve",
+            "warn",
+            f"{detail}, over the {SERVE_LIMIT:g} s a client such as Codex waits by default",
+        )
+    return Check("serve", "ok", f"{detail} (limit {SERVE_LIMIT:g} s)")
+
+
+__all__ = ["ProbeResult", "ServerProbeFailed", "probe_stdio_server", "serve_check"]

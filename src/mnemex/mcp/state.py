@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 from mnemex.brain import Brain
-from mnemex.privacy import Privacy
+from mnemex.retrieve.privacy import Privacy
 
 #: Which tools a server serves: all of them, or the read profile.
 Profile = Literal["all", "read"]

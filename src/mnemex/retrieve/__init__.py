@@ -2,7 +2,7 @@
 
 from mnemex.retrieve.graph import backlinks, connected, overview
 from mnemex.retrieve.search import Hit, SearchResult, Weights, query_terms, search
-from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
+from mnemex.text.tokens import estimate_tokens, trim_to_tokens
 
 __all__ = [
     "Hit",

@@ -23,7 +23,7 @@ import numpy as np
 from mnemex.brain import Brain
 from mnemex.index.backend import Scope
 from mnemex.retrieve.graph import proximity
-from mnemex.retrieve.tokens import estimate_tokens
+from mnemex.text.tokens import estimate_tokens
 
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
 

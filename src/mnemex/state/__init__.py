@@ -17,8 +17,8 @@ from mnemex.state.handoff import (
     list_handoffs,
     save_handoff,
 )
-from mnemex.state.journal import append_entry, journal_path, read_journal
 from mnemex.state.projects import known_projects, project_exists, require_project
+from mnemex.vault.journal import append_entry, journal_path, read_journal
 
 __all__ = [
     "BRIEF_SECTIONS",

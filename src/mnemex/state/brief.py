@@ -13,9 +13,6 @@ import re
 from typing import Any
 
 from mnemex.errors import NoteNotFound
-from mnemex.history import commit_change, recording
-from mnemex.machine import machine_name
-from mnemex.sanitise import sanitise
 from mnemex.state.common import (
     MAX_HEADLINE,
     MAX_PROSE_CHARS,
@@ -34,9 +31,12 @@ from mnemex.state.common import (
     trim_list,
 )
 from mnemex.state.handoff import Saved
-from mnemex.state.journal import append_entry
 from mnemex.state.projects import require_project
+from mnemex.text.sanitise import sanitise
 from mnemex.vault import Vault, check_name, parse_note, render_note
+from mnemex.vault.history import commit_change, recording
+from mnemex.vault.journal import append_entry
+from mnemex.vault.machine import machine_name
 
 #: field -> section heading, in the fixed order.
 BRIEF_SECTIONS: dict[str, str] = {

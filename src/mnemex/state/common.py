@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mnemex.errors import VaultError
-from mnemex.sanitise import sanitise
+from mnemex.text.sanitise import sanitise
 
 #: At most this many items in one list section; the rest is trimmed with a note.
 MAX_ITEMS = 20

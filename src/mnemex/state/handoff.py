@@ -14,10 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mnemex.errors import NoteNotFound, VaultError
-from mnemex.history import CommitResult, commit_change, recording
-from mnemex.machine import machine_name
 from mnemex.report import Report
-from mnemex.sanitise import sanitise
 from mnemex.state.common import (
     MAX_HEADLINE,
     StateRefused,
@@ -34,9 +31,12 @@ from mnemex.state.common import (
     split_sections,
     trim_list,
 )
-from mnemex.state.journal import append_entry
 from mnemex.state.projects import require_project
+from mnemex.text.sanitise import sanitise
 from mnemex.vault import Vault, check_name, parse_note, render_note, slugify
+from mnemex.vault.history import CommitResult, commit_change, recording
+from mnemex.vault.journal import append_entry
+from mnemex.vault.machine import machine_name
 
 #: field -> section heading, in the order the spec gives them.
 HANDOFF_SECTIONS: dict[str, str] = {

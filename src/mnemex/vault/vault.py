@@ -37,7 +37,7 @@ def sha256_text(text: str) -> str:
 
 
 #: Called as ``hook(vault, paths)`` before :meth:`Vault.write_note` or
-#: :meth:`Vault.delete_note` changes a file, outside the write lock. ``mnemex.history``
+#: :meth:`Vault.delete_note` changes a file, outside the write lock. ``mnemex.vault.history``
 #: registers the git baseline and intent record here (vault format §12): it cannot be
 #: imported from ``vault/``, which the rest of mnemex depends on, not the other way.
 ChangeHook = Callable[["Vault", Sequence[str]], None]

@@ -2,7 +2,7 @@
 
 A reader names its ``harness`` (the ``harness`` of a digest, vault format §7), finds its
 transcript files under a folder (:meth:`TranscriptReader.discover`) and reads one file
-into normalised :class:`~mnemex.harvest.model.Session` objects
+into normalised :class:`~mnemex.harvest.transcript.Session` objects
 (:meth:`TranscriptReader.read`). Reading never raises on bad content: unusable records are
 skipped and counted on the session with a reason. Only an unreadable file (permissions,
 vanished) raises ``OSError``.
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.errors import ConfigError
-from mnemex.harvest.model import Session, decode_line
+from mnemex.harvest.transcript import Session, decode_line
 
 
 class TranscriptReader:

@@ -28,16 +28,16 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from mnemex.harvest.model import (
+from mnemex.harvest.readers import TranscriptReader, sha256_bytes
+from mnemex.harvest.transcript import (
     Session,
     ToolCall,
     ToolResult,
     Turn,
     bound_output,
     decode_line,
-    project_for_cwd,
 )
-from mnemex.harvest.readers import TranscriptReader, sha256_bytes
+from mnemex.vault.projects import project_for_cwd
 
 FILENAME = ".aider.chat.history.md"
 _HEADER = re.compile(rb"^# aider chat started at (\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)")

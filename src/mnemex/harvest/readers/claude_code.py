@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mnemex.harvest.model import (
+from mnemex.harvest.readers import TranscriptReader, iter_jsonl, sha256_bytes
+from mnemex.harvest.transcript import (
     Session,
     ToolCall,
     ToolResult,
@@ -54,7 +55,6 @@ from mnemex.harvest.model import (
     parse_timestamp,
     summarise_input,
 )
-from mnemex.harvest.readers import TranscriptReader, iter_jsonl, sha256_bytes
 
 EDIT_TOOLS = {"Edit": "file_path", "MultiEdit": "file_path", "Write": "file_path"}
 NOTEBOOK_TOOLS = {"NotebookEdit": "notebook_path"}

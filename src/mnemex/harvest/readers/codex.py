@@ -39,18 +39,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mnemex.harvest.model import (
+from mnemex.harvest.readers import TranscriptReader, iter_jsonl, sha256_bytes
+from mnemex.harvest.transcript import (
     Session,
     ToolCall,
     ToolResult,
     Turn,
     bound_output,
     parse_timestamp,
-    project_for_cwd,
-    project_from_remote_url,
     summarise_input,
 )
-from mnemex.harvest.readers import TranscriptReader, iter_jsonl, sha256_bytes
+from mnemex.vault.projects import project_for_cwd, project_from_remote_url
 
 SHELL_CALLS = {"shell", "container.exec", "local_shell", "shell_command", "exec_command"}
 QUIET_ITEMS = {"reasoning", "web_search_call", "ghost_snapshot"}

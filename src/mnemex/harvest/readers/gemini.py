@@ -31,7 +31,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mnemex.harvest.model import (
+from mnemex.harvest.readers import TranscriptReader, sha256_bytes
+from mnemex.harvest.transcript import (
     Session,
     ToolCall,
     ToolResult,
@@ -40,7 +41,6 @@ from mnemex.harvest.model import (
     parse_timestamp,
     summarise_input,
 )
-from mnemex.harvest.readers import TranscriptReader, sha256_bytes
 
 SHELL_TOOLS = {"run_shell_command", "shell"}
 EDIT_TOOLS = {"write_file", "replace", "edit", "edit_file"}

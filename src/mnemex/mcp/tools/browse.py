@@ -6,7 +6,10 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from mnemex.catalogue import (
+from mnemex.mcp.params import Kind, MaxTokens, Offset, PagePath
+from mnemex.mcp.registry import Ctx, state_of, tool
+from mnemex.mcp.state import DEFAULT_MAX_TOKENS
+from mnemex.retrieve.catalogue import (
     domain_index,
     recent_changes,
     served_backlinks,
@@ -14,12 +17,9 @@ from mnemex.catalogue import (
     served_overview,
     tag_list,
 )
-from mnemex.catalogue import (
+from mnemex.retrieve.catalogue import (
     list_domains as catalogue_domains,
 )
-from mnemex.mcp.params import Kind, MaxTokens, Offset, PagePath
-from mnemex.mcp.registry import Ctx, state_of, tool
-from mnemex.mcp.state import DEFAULT_MAX_TOKENS
 
 
 @tool(title="List domains and projects", idempotent=True, read=True)

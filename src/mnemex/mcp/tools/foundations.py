@@ -11,14 +11,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from mnemex.foundations import FRAMING, MAX_FOUNDATION_BYTES, read_foundation
-from mnemex.foundations import list_foundations as list_docs
-from mnemex.foundations import propose_foundation as propose
-from mnemex.machine import machine_name
+from mnemex.foundations.store import FRAMING, MAX_FOUNDATION_BYTES, read_foundation
+from mnemex.foundations.store import list_foundations as list_docs
+from mnemex.foundations.store import propose_foundation as propose
 from mnemex.mcp.params import MaxTokens, Name
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.mcp.state import DEFAULT_PAGE_TOKENS
-from mnemex.retrieve.tokens import estimate_tokens, trim_to_tokens
+from mnemex.text.tokens import estimate_tokens, trim_to_tokens
+from mnemex.vault.machine import machine_name
 
 _Project = Annotated[Name, Field(description="Project slug.")]
 _Slug = Annotated[Name, Field(description="Foundation slug.")]

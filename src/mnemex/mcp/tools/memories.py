@@ -10,13 +10,13 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from mnemex.errors import VaultError
-from mnemex.forget import apply_forget, plan_forget
 from mnemex.mcp.params import MaxTokens, Name, PlanId, Query
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.mcp.state import DEFAULT_MAX_TOKENS, DEFAULT_PAGE_TOKENS
-from mnemex.recall_memories import get_digest as digest_of
-from mnemex.recall_memories import memory_path, paths_for_session
-from mnemex.recall_memories import search_memories as search_memory_notes
+from mnemex.memories.forget import apply_forget, plan_forget
+from mnemex.memories.recall import get_digest as digest_of
+from mnemex.memories.recall import memory_path, paths_for_session
+from mnemex.memories.recall import search_memories as search_memory_notes
 
 _MemoryPath = Annotated[
     str | None,

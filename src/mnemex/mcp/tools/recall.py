@@ -10,7 +10,7 @@ from mnemex.index.backend import Scope
 from mnemex.mcp.params import Kind, MaxTokens, PagePath, Query
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.mcp.state import DEFAULT_MAX_TOKENS, DEFAULT_PAGE_TOKENS
-from mnemex.recall import served_page, served_search
+from mnemex.retrieve.served import served_page, served_search
 
 _Names = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=200)]] | None, Field(max_length=20)

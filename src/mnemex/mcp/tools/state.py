@@ -12,7 +12,6 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from mnemex.errors import VaultError
-from mnemex.machine import machine_name
 from mnemex.mcp.arguments import UNLISTED
 from mnemex.mcp.params import Name
 from mnemex.mcp.registry import Ctx, state_of, tool
@@ -40,6 +39,7 @@ from mnemex.state import (
     save_handoff as write_handoff,
 )
 from mnemex.state.common import StateRefused
+from mnemex.vault.machine import machine_name
 
 _Item = Annotated[str, Field(max_length=MAX_ITEM_CHARS * 4)]
 _Items = Annotated[list[_Item] | None, Field(max_length=200)]

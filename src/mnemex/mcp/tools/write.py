@@ -14,12 +14,12 @@ from pydantic import Field
 from mnemex.errors import VaultError
 from mnemex.mcp.params import Content, Name, PagePath, PlanId
 from mnemex.mcp.registry import Ctx, state_of, tool
-from mnemex.memories import MAX_MEMORY_CHARS, project_from_cwd
-from mnemex.memories import remember as remember_note
-from mnemex.pages import append_to_page as append_page
-from mnemex.pages import delete_page as delete
-from mnemex.pages import move_page as move
-from mnemex.pages import write_page as write
+from mnemex.memories.remember import MAX_MEMORY_CHARS, project_from_cwd
+from mnemex.memories.remember import remember as remember_note
+from mnemex.pages.edit import append_to_page as append_page
+from mnemex.pages.edit import delete_page as delete
+from mnemex.pages.edit import move_page as move
+from mnemex.pages.edit import write_page as write
 
 _Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 

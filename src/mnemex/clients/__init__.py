@@ -1,0 +1,1 @@
+"""Agent clients: registering mnemex's MCP server with them and adding session hooks."""

@@ -1,0 +1,1 @@
+"""The foundations kind: a project's canonical documents, held verbatim, replaced whole."""

@@ -1,0 +1,1 @@
+"""The memories kind: remembered notes, session digests read back, and forgetting them."""

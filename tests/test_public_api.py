@@ -44,7 +44,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
     frozenset(layer.split())
     for layer in (
         "errors",
-        "config report",
+        "config report plugins",
         "text",
         "vault",
         "embed llm",

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.errors import ConfigError
+from mnemex.plugins import Registry
 
 Vectors = npt.NDArray[np.float32]
 
@@ -107,34 +107,8 @@ def normalise(matrix: npt.NDArray[Any]) -> Vectors:
 
 EmbedderFactory = Callable[[dict[str, Any]], Embedder]
 
-#: name -> factory taking the ``[embedder]`` settings table.
-EMBEDDERS: dict[str, EmbedderFactory] = {}
 
-
-def register_embedder(name: str, factory: EmbedderFactory) -> None:
-    """Make an embedder available under ``name`` (``[embedder] name = ...``)."""
-    EMBEDDERS[name] = factory
-
-
-def load_embedder(name: str, settings: dict[str, Any] | None = None) -> Embedder:
-    """Build the embedder registered under ``name``.
-
-    Raises:
-        ConfigError: no embedder of that name is registered.
-    """
-    _register_builtins()
-    try:
-        factory = EMBEDDERS[name]
-    except KeyError:
-        known = ", ".join(sorted(EMBEDDERS))
-        raise ConfigError(f"unknown embedder {name!r}; known: {known}") from None
-    return factory(settings or {})
-
-
-def _register_builtins() -> None:
-    if "minilm" in EMBEDDERS:
-        return
-
+def _builtins(registry: Registry[EmbedderFactory]) -> None:
     def minilm(settings: dict[str, Any]) -> Embedder:
         from mnemex.embed.minilm import MiniLMEmbedder
 
@@ -155,10 +129,28 @@ def _register_builtins() -> None:
 
         return HashingEmbedder(dim=int(settings.get("dim", 256)))
 
-    register_embedder("minilm", minilm)
-    register_embedder("wordllama", wordllama)
-    register_embedder("openai", openai)
-    register_embedder("hashing", hashing)
+    registry.register("minilm", minilm)
+    registry.register("wordllama", wordllama)
+    registry.register("openai", openai)
+    registry.register("hashing", hashing)
+
+
+#: name -> factory taking the ``[embedder]`` settings table.
+EMBEDDERS: Registry[EmbedderFactory] = Registry("embedder", _builtins)
+
+
+def register_embedder(name: str, factory: EmbedderFactory) -> None:
+    """Make an embedder available under ``name`` (``[embedder] name = ...``)."""
+    EMBEDDERS.register(name, factory)
+
+
+def load_embedder(name: str, settings: dict[str, Any] | None = None) -> Embedder:
+    """Build the embedder registered under ``name``.
+
+    Raises:
+        ConfigError: no embedder of that name is registered.
+    """
+    return EMBEDDERS.factory(name)(settings or {})
 
 
 __all__ = [

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mnemex.errors import ConfigError
 from mnemex.harvest.transcript import Session, decode_line
+from mnemex.plugins import Registry
 
 
 class TranscriptReader:
@@ -81,39 +81,8 @@ def iter_jsonl(data: bytes, session: Session) -> Iterator[tuple[int, dict[str, A
 
 ReaderFactory = Callable[[], TranscriptReader]
 
-#: harness -> factory building its reader.
-READERS: dict[str, ReaderFactory] = {}
 
-
-def register_reader(harness: str, factory: ReaderFactory) -> None:
-    """Make a reader available under ``harness``."""
-    READERS[harness] = factory
-
-
-def load_reader(harness: str) -> TranscriptReader:
-    """Build the reader registered under ``harness``.
-
-    Raises:
-        ConfigError: no reader of that name is registered.
-    """
-    _register_builtins()
-    try:
-        factory = READERS[harness]
-    except KeyError:
-        known = ", ".join(sorted(READERS))
-        raise ConfigError(f"unknown transcript format {harness!r}; known: {known}") from None
-    return factory()
-
-
-def reader_names() -> list[str]:
-    _register_builtins()
-    return sorted(READERS)
-
-
-def _register_builtins() -> None:
-    if "claude-code" in READERS:
-        return
-
+def _builtins(registry: Registry[ReaderFactory]) -> None:
     def claude_code() -> TranscriptReader:
         from mnemex.harvest.readers.claude_code import ClaudeCodeReader
 
@@ -134,10 +103,32 @@ def _register_builtins() -> None:
 
         return AiderReader()
 
-    register_reader("claude-code", claude_code)
-    register_reader("codex", codex)
-    register_reader("gemini-cli", gemini)
-    register_reader("aider", aider)
+    registry.register("claude-code", claude_code)
+    registry.register("codex", codex)
+    registry.register("gemini-cli", gemini)
+    registry.register("aider", aider)
+
+
+#: harness -> factory building its reader.
+READERS: Registry[ReaderFactory] = Registry("transcript format", _builtins)
+
+
+def register_reader(harness: str, factory: ReaderFactory) -> None:
+    """Make a reader available under ``harness``."""
+    READERS.register(harness, factory)
+
+
+def load_reader(harness: str) -> TranscriptReader:
+    """Build the reader registered under ``harness``.
+
+    Raises:
+        ConfigError: no reader of that name is registered.
+    """
+    return READERS.factory(harness)()
+
+
+def reader_names() -> list[str]:
+    return READERS.names()
 
 
 __all__ = [

@@ -75,10 +75,3 @@ def test_settings_from_a_newer_format_are_refused(tmp_path: Path) -> None:
     (tmp_path / "mnemex.toml").write_text("[vault]\nformat = 99\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="newer than this mnemex"):
         load_settings(tmp_path)
-
-
-def test_private_always_includes_the_domain_called_private(tmp_path: Path) -> None:
-    (tmp_path / "mnemex.toml").write_text('[vault]\nprivate = ["diary"]\n', encoding="utf-8")
-    settings = load_settings(tmp_path)
-    assert settings.is_private("private") and settings.is_private("diary")
-    assert not settings.is_private("general")

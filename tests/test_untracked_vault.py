@@ -19,6 +19,7 @@ from mnemex.health import fix_issue, scan
 from mnemex.pages.edit import append_to_page, delete_page, move_page, write_page
 from mnemex.vault import Vault, init_vault
 from mnemex.vault.history import commit_change
+from mnemex.vault.privacy import is_private
 from mnemex.vault.undo import undo
 
 sys.path.insert(0, str(Path(__file__).parent / "health"))
@@ -217,7 +218,7 @@ def test_a_baseline_holds_only_the_files_mnemex_changes_never_ignored_or_private
     private.parent.mkdir(parents=True)
     private.write_text("private\n")
     vault = Vault(root)
-    assert vault.settings.is_private("private")
+    assert is_private(vault.settings, "private")
     from mnemex.vault.history import baseline
 
     done = baseline(vault, [HOPPER, "ignored/note.md", "wiki/private/entities/p.md"])

@@ -97,10 +97,6 @@ class Settings:
     def embedder_name(self) -> str:
         return str(self.embedder.get("name", "minilm"))
 
-    def is_private(self, name: str | None) -> bool:
-        """Whether a domain or project name is private (``private`` always is)."""
-        return bool(name) and (name == "private" or name in self.private)
-
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:

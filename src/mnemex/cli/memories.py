@@ -17,11 +17,12 @@ from mnemex.memories.recall import DEFAULT_DIGEST_TOKENS, DEFAULT_MAX_TOKENS
 from mnemex.memories.recall import get_digest as digest_of
 from mnemex.memories.recall import search_memories as search_memory_notes
 from mnemex.retrieve.privacy import Privacy
+from mnemex.vault.privacy import private_names
 
 
 def _everything(brain: Brain) -> Privacy:
     settings = brain.vault.settings
-    return Privacy.of(settings, {"private", *settings.private})
+    return Privacy.of(settings, private_names(settings))
 
 
 def _one(path: str | None, session: str | None) -> None:

@@ -40,6 +40,7 @@ from mnemex.report import Report
 from mnemex.vault import Vault, parse_note, render_note, slugify
 from mnemex.vault.history import commit_change, recording, take_recovered
 from mnemex.vault.machine import machine_name
+from mnemex.vault.privacy import is_private
 from mnemex.vault.vault import atomic_write
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ def _is_private(
     """Why ``session`` is private, or None. ``paths``: ``[harvest] private_paths``; a path in
     ``[vault] private`` counts too."""
     settings = vault.settings
-    if session.project and settings.is_private(session.project):
+    if session.project and is_private(settings, session.project):
         return f"private project {session.project!r}"
     if session.cwd:
         cwd = session.cwd.rstrip("/")

@@ -1,9 +1,8 @@
 """What an interface may serve: private domains and projects stay on the machine.
 
-Private names come from ``[vault] private`` in ``mnemex.toml`` (``private``
-always is). An interface that serves the brain to agents (the MCP server, over
-stdio or HTTP) hides them unless it was started with them named, and refuses a
-request that names one.
+Which names are private is :mod:`mnemex.vault.privacy`'s rule. An interface that serves
+the brain to agents (the MCP server, over stdio or HTTP) hides them unless it was started
+with them named, and refuses a request that names one.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from mnemex.config import Settings
 from mnemex.errors import VaultError
 from mnemex.index.backend import Scope
 from mnemex.vault import placement
+from mnemex.vault.privacy import private_names
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Privacy:
         Raises:
             VaultError: an included name is not private (a typo would serve nothing).
         """
-        private = frozenset({"private", *settings.private})
+        private = private_names(settings)
         included = frozenset(include)
         unknown = sorted(included - private)
         if unknown:

@@ -24,6 +24,7 @@ from mnemex.brain import Brain
 from mnemex.index.backend import Scope
 from mnemex.retrieve.graph import proximity
 from mnemex.text.tokens import estimate_tokens
+from mnemex.vault.privacy import private_names
 
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
 
@@ -298,7 +299,7 @@ def search(
     timings: dict[str, float] = {}
     started = time.perf_counter()
     scope = scope or Scope()
-    private = tuple(sorted({"private", *brain.vault.settings.private}))
+    private = tuple(sorted(private_names(brain.vault.settings)))
     if scope.exclude_private is None and not (set(scope.domains) | set(scope.projects)) & set(
         private
     ):

@@ -25,6 +25,7 @@ from mnemex.errors import VaultError
 from mnemex.report import Report
 from mnemex.vault import LOCAL_DIR, Vault, slugify
 from mnemex.vault.history import committable, git_environment, is_repository, recording, run_git
+from mnemex.vault.layout import ignore_lines
 from mnemex.vault.machine import machine_name
 
 #: A conflict copy: ``<stem>.conflict-<machine>-<YYYYmmddTHHMMSSZ><ext>``.
@@ -50,21 +51,13 @@ def _must(vault: Vault, *args: str) -> str:
     return done.stdout
 
 
-def expected_ignores(vault: Vault) -> list[str]:
-    """The ``.gitignore`` lines ``init`` writes: ``.mnemex/`` and every private folder."""
-    wanted = [f"{LOCAL_DIR}/"]
-    for private in sorted({"private", *vault.settings.private}):
-        wanted += [f"{top}/{private}/" for top in ("wiki", "foundations", "state", "memories")]
-    return wanted
-
-
 def missing_ignores(vault: Vault) -> list[str]:
     path = vault.root / ".gitignore"
     try:
         lines = {line.strip() for line in path.read_text(encoding="utf-8").splitlines()}
     except (OSError, UnicodeDecodeError):
         lines = set()
-    return [w for w in expected_ignores(vault) if w not in lines]
+    return [w for w in ignore_lines(vault.settings) if w not in lines]
 
 
 def tracked_private(vault: Vault) -> list[str]:
@@ -326,7 +319,6 @@ def sync_checks(vault: Vault) -> list[dict[str, str]]:
 __all__ = [
     "CONFLICT_RE",
     "conflict_copies",
-    "expected_ignores",
     "missing_ignores",
     "sync",
     "sync_checks",

@@ -46,6 +46,7 @@ from pathlib import Path, PurePosixPath
 from mnemex.errors import VaultError
 from mnemex.vault import LOCAL_DIR, Vault, placement
 from mnemex.vault.machine import machine_name
+from mnemex.vault.privacy import is_private
 from mnemex.vault.vault import is_temporary_of, register_change_hook
 
 #: How long to wait out a git index.lock held by someone else (a person's git, an IDE).
@@ -177,7 +178,7 @@ def committable(vault: Vault, rel: str) -> bool:
     if not parts or parts[0] in (LOCAL_DIR, ".git"):
         return False
     where = placement(rel)
-    return not any(vault.settings.is_private(n) for n in (where.domain, where.project))
+    return not any(is_private(vault.settings, n) for n in (where.domain, where.project))
 
 
 def commit_change(

@@ -11,9 +11,10 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from mnemex.config import SETTINGS_FILE, settings_template
+from mnemex.config import SETTINGS_FILE, Settings, settings_template
 from mnemex.errors import VaultError
 from mnemex.report import Report
+from mnemex.vault.privacy import private_folders
 
 LOCAL_DIR = ".mnemex"
 
@@ -99,6 +100,12 @@ def _run_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
 
 
+def ignore_lines(settings: Settings) -> list[str]:
+    """The ``.gitignore`` lines ``init`` writes and ``sync`` checks: ``.mnemex/`` and every
+    private folder."""
+    return [f"{LOCAL_DIR}/", *private_folders(settings)]
+
+
 def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
     """Create (or complete) a vault at ``root``; an existing folder of notes is kept as is.
 
@@ -130,9 +137,7 @@ def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
             keep = folder / ".gitkeep"
             keep.touch()
     (root / LOCAL_DIR).mkdir(exist_ok=True)
-    wanted = [f"{LOCAL_DIR}/"]
-    for private in sorted({"private", *settings.private}):
-        wanted += [f"{top}/{private}/" for top in ("wiki", "foundations", "state", "memories")]
+    wanted = ignore_lines(settings)
     gitignore = root / ".gitignore"
     existing = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
     missing = [w for w in wanted if w not in existing]
@@ -165,6 +170,7 @@ __all__ = [
     "PROTECTED_FOLDERS",
     "Placement",
     "check_name",
+    "ignore_lines",
     "init_vault",
     "placement",
     "slugify",

@@ -209,6 +209,14 @@ def test_a_proposal_for_an_unknown_project_is_refused_with_the_known_ones(vault:
         fd.propose_foundation(vault, "nope", "arch", "x", "why", "t@m")
 
 
+def test_a_draft_may_be_proposed_for_foundations_a_person_added_before_the_project_existed(
+    vault: Vault, tmp_path: Path
+) -> None:
+    fd.add_foundation(vault, "docs-only", source(tmp_path, "arch.md", b"one\n"))
+    proposed = fd.propose_foundation(vault, "docs-only", "arch", "two\n", "why", "t@m")
+    assert proposed["draft"] == "foundations/docs-only/drafts/arch.md"
+
+
 def test_approving_a_missing_draft_says_which_drafts_exist(vault: Vault) -> None:
     with pytest.raises(NoteNotFound, match="drafts: none"):
         fd.approve_foundation(vault, "proj", "arch")

@@ -116,6 +116,15 @@ def test_foundation_bodies_are_sent_only_when_changed_since_the_caller_read_them
     assert "foundations[].content" in context["untrusted_fields"]
 
 
+def test_foundations_of_a_project_without_state_or_memories_are_still_served(
+    brain: Brain,
+) -> None:
+    _foundation(brain.vault.root, "docs-only", "architecture", "# Architecture\n", 1)
+    context = get_context(brain, "docs-only")
+    assert context["known"] is True
+    assert [f["slug"] for f in context["foundations"]] == ["architecture"]
+
+
 def test_a_project_without_foundations_has_an_empty_foundations_index(brain: Brain) -> None:
     save_handoff(brain.vault, "mnemex", "x", create=True)
     assert get_context(brain, "mnemex")["foundations"] == []

@@ -30,6 +30,7 @@ from mnemex.vault import Vault, atomic_write, check_name, sha256_bytes, slugify
 from mnemex.vault.history import before_change, commit_change, recording
 from mnemex.vault.journal import append_entry, journal_path
 from mnemex.vault.machine import machine_name
+from mnemex.vault.projects import known_projects
 
 FOLDER = "foundations"
 MANIFEST = "manifest.json"
@@ -366,13 +367,14 @@ def _draft_files(vault: Vault, project: str, slug: str) -> tuple[str | None, str
     return found, meta
 
 
-def known_projects(vault: Vault) -> list[str]:
-    """Projects with a folder under ``foundations/``, ``state/`` or ``memories/``."""
-    names: set[str] = set()
-    for top in (FOLDER, "state", "memories"):
-        folder = vault.root / top
-        if folder.is_dir():
-            names.update(p.name for p in folder.iterdir() if p.is_dir() and p.name[0] != ".")
+def _proposable_projects(vault: Vault) -> list[str]:
+    """The projects a draft may be proposed for: every project (:func:`known_projects`), and
+    any folder under ``foundations/`` (one a person started with ``foundation add`` before the
+    project had state or memories; a draft there starts no stray project)."""
+    names = set(known_projects(vault))
+    base = vault.root / FOLDER
+    if base.is_dir():
+        names.update(p.name for p in base.iterdir() if p.is_dir() and p.name[0] != ".")
     return sorted(names)
 
 
@@ -396,7 +398,7 @@ def propose_foundation(
     """
     folder = _folder(vault, project)
     check_slug(slug)
-    known = known_projects(vault)
+    known = _proposable_projects(vault)
     if project not in known:
         raise VaultError(
             f"unknown project {project!r}: known projects are {', '.join(known) or 'none'}"
@@ -614,7 +616,6 @@ __all__ = [
     "approve_foundation",
     "check_slug",
     "foundation_checks",
-    "known_projects",
     "list_drafts",
     "list_foundations",
     "propose_foundation",

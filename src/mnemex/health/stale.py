@@ -20,7 +20,7 @@ from mnemex.errors import VaultError
 from mnemex.foundations.store import list_foundations
 from mnemex.health.ids import Issue
 from mnemex.health.scan import ScanContext, register_checker, when_of
-from mnemex.state.projects import known_projects
+from mnemex.vault.projects import known_projects
 
 
 @register_checker("stale", "pages")

@@ -18,6 +18,7 @@ from mnemex.retrieve.graph import backlinks, connected, overview
 from mnemex.retrieve.privacy import Privacy
 from mnemex.text.dates import parse_date
 from mnemex.vault import KINDS, placement
+from mnemex.vault.projects import known_projects
 
 _TYPE_ORDER = {"entity": 0, "concept": 1, "summary": 2, "source": 3}
 
@@ -25,17 +26,6 @@ _TYPE_ORDER = {"entity": 0, "concept": 1, "summary": 2, "source": 3}
 def _count(brain: Brain, privacy: Privacy, scope: Scope) -> int:
     ids = brain.backend.notes_in_scope(privacy.scope(scope))
     return 0 if ids is None else len(ids)
-
-
-def _projects(brain: Brain) -> list[str]:
-    found: set[str] = set()
-    for top in ("state", "memories", "foundations"):
-        folder = brain.vault.root / top
-        if folder.is_dir():
-            found.update(
-                p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
-            )
-    return sorted(found)
 
 
 def list_domains(brain: Brain, privacy: Privacy) -> dict[str, Any]:
@@ -61,7 +51,7 @@ def list_domains(brain: Brain, privacy: Privacy) -> dict[str, Any]:
             "state": _count(brain, privacy, Scope(kinds=("state",), projects=(name,))),
             "foundations": _count(brain, privacy, Scope(kinds=("foundations",), projects=(name,))),
         }
-        for name in _projects(brain)
+        for name in known_projects(brain.vault)
         if not privacy.hides(name)
     ]
     return {

@@ -17,7 +17,7 @@ from mnemex.state.handoff import (
     list_handoffs,
     save_handoff,
 )
-from mnemex.state.projects import known_projects, project_exists, require_project
+from mnemex.state.projects import require_project
 from mnemex.vault.journal import append_entry, journal_path, read_journal
 
 __all__ = [
@@ -35,9 +35,7 @@ __all__ = [
     "get_handoff",
     "handoff_path",
     "journal_path",
-    "known_projects",
     "list_handoffs",
-    "project_exists",
     "read_journal",
     "require_project",
     "save_brief",

@@ -19,11 +19,11 @@ from mnemex.index.backend import Scope
 from mnemex.retrieve.budget import json_tokens
 from mnemex.state.brief import get_brief
 from mnemex.state.handoff import list_handoffs
-from mnemex.state.projects import known_projects, project_exists
 from mnemex.text.sanitise import sanitise
 from mnemex.text.tokens import trim_to_tokens
 from mnemex.vault import check_name, parse_note
 from mnemex.vault.journal import read_journal
+from mnemex.vault.projects import known_projects, project_exists
 
 DEFAULT_CONTEXT_TOKENS = 4000
 JOURNAL_TAIL = 10

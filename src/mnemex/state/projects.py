@@ -1,28 +1,11 @@
-"""Projects: one exists once it has a folder under ``state/`` or ``memories/`` (vault format §2)."""
+"""Saving state needs a project that exists (which ones do is :mod:`mnemex.vault.projects`'s
+rule), so a typo never starts a stray project."""
 
 from __future__ import annotations
 
 from mnemex.state.common import StateRefused
 from mnemex.vault import Vault, check_name
-
-PROJECT_ROOTS = ("state", "memories")
-
-
-def known_projects(vault: Vault) -> list[str]:
-    """Every project of the vault, sorted (folders under ``state/`` or ``memories/``)."""
-    names: set[str] = set()
-    for top in PROJECT_ROOTS:
-        folder = vault.root / top
-        if not folder.is_dir():
-            continue
-        for entry in folder.iterdir():
-            if entry.is_dir() and not entry.name.startswith("."):
-                names.add(entry.name)
-    return sorted(names)
-
-
-def project_exists(vault: Vault, project: str) -> bool:
-    return any((vault.root / top / project).is_dir() for top in PROJECT_ROOTS)
+from mnemex.vault.projects import known_projects, project_exists
 
 
 def require_project(
@@ -48,4 +31,4 @@ def require_project(
     )
 
 
-__all__ = ["PROJECT_ROOTS", "known_projects", "project_exists", "require_project"]
+__all__ = ["require_project"]

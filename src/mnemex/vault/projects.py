@@ -1,7 +1,8 @@
 """Which project a piece of work belongs to, and which projects exist: one rule each.
 
 A project's name comes from the agent's working folder (its git remote's name, else the
-folder's name), slugified.
+folder's name), slugified. A project exists once it has a folder under ``state/`` or
+``memories/`` (vault format §2); a folder under ``foundations/`` alone does not make one.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import re
 import subprocess
 from pathlib import Path, PurePath
 
-from mnemex.vault import slugify
+from mnemex.vault import Vault, slugify
+
+#: The top folders whose sub-folders are the vault's projects.
+PROJECT_ROOTS = ("state", "memories")
 
 
 @functools.lru_cache(maxsize=512)
@@ -62,4 +66,27 @@ def project_for_cwd(cwd: str) -> str | None:
     return None if slug == "untitled" else slug
 
 
-__all__ = ["project_for_cwd", "project_from_remote_url"]
+def known_projects(vault: Vault) -> list[str]:
+    """Every project of the vault, sorted (folders under ``state/`` or ``memories/``)."""
+    names: set[str] = set()
+    for top in PROJECT_ROOTS:
+        folder = vault.root / top
+        if not folder.is_dir():
+            continue
+        for entry in folder.iterdir():
+            if entry.is_dir() and not entry.name.startswith("."):
+                names.add(entry.name)
+    return sorted(names)
+
+
+def project_exists(vault: Vault, project: str) -> bool:
+    return any((vault.root / top / project).is_dir() for top in PROJECT_ROOTS)
+
+
+__all__ = [
+    "PROJECT_ROOTS",
+    "known_projects",
+    "project_exists",
+    "project_for_cwd",
+    "project_from_remote_url",
+]

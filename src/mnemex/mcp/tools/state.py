@@ -20,7 +20,6 @@ from mnemex.mcp.tools.write import _client_name
 from mnemex.state import (
     DEFAULT_CONTEXT_TOKENS,
     MAX_ITEM_CHARS,
-    known_projects,
     list_handoffs,
 )
 from mnemex.state import (
@@ -40,6 +39,7 @@ from mnemex.state import (
 )
 from mnemex.state.common import StateRefused
 from mnemex.vault.machine import machine_name
+from mnemex.vault.projects import known_projects
 
 _Item = Annotated[str, Field(max_length=MAX_ITEM_CHARS * 4)]
 _Items = Annotated[list[_Item] | None, Field(max_length=200)]

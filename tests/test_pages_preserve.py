@@ -17,7 +17,7 @@ STAMP = "2030-01-02T03:04:05+00:00"
 
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pages, "now_iso", lambda: STAMP)
+    monkeypatch.setattr(pages, "utc_iso", lambda: STAMP)
 
 
 def put(brain: Brain, rel: str, data: bytes, mode: int | None = None) -> Path:

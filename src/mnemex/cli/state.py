@@ -32,6 +32,7 @@ from mnemex.state import (
 )
 from mnemex.state.brief import read_brief_text
 from mnemex.state.handoff import read_handoff_text
+from mnemex.text.dates import utc_iso
 from mnemex.vault import check_name
 from mnemex.vault.machine import machine_name
 
@@ -394,7 +395,7 @@ def hook_session_start(app: Context, project: str | None, max_tokens: int) -> No
             marker = _session_file(app, session)
             if marker is not None:  # machine-local: when this session started
                 marker.parent.mkdir(exist_ok=True)
-                stamp = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+                stamp = utc_iso()
                 marker.write_text(json.dumps({"project": name, "started": stamp}))
         click.echo(render_context(get_context(app.brain, name, max_tokens)), nl=False)
         click.echo(

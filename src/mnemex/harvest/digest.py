@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from mnemex.harvest.transcript import Session, ToolCall, Turn
+from mnemex.text.dates import utc_iso
 from mnemex.text.redact import redact_text
 from mnemex.text.sanitise import sanitise
 from mnemex.vault import slugify
@@ -200,7 +201,7 @@ class Digest:
 
 
 def _stamp(when: dt.datetime | None) -> str:
-    return when.astimezone(dt.UTC).isoformat(timespec="seconds") if when else "unknown"
+    return utc_iso(when) if when else "unknown"
 
 
 def session_line(session: Session) -> str:

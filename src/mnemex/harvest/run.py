@@ -37,6 +37,7 @@ from mnemex.harvest.transcript import Session
 from mnemex.llm import ModelClient
 from mnemex.memories.forget import ID_SUFFIX, forgotten_ids
 from mnemex.report import Report
+from mnemex.text.dates import utc_iso
 from mnemex.vault import Vault, parse_note, render_note, slugify
 from mnemex.vault.history import commit_change, recording, take_recovered
 from mnemex.vault.machine import machine_name
@@ -151,10 +152,6 @@ def resolve_sources(
     return sources
 
 
-def _stamp(when: dt.datetime) -> str:
-    return when.astimezone(dt.UTC).isoformat(timespec="seconds")
-
-
 def _existing_digests(vault: Vault) -> dict[str, str]:
     """``<id>`` -> vault-relative path of every digest-shaped file under ``memories/``."""
     root = vault.root / "memories"
@@ -206,7 +203,7 @@ def _render(
         written = digester(session, digest)
         digest, extractor, warning = written, written.extractor, written.warning
     body = digest.body(session)
-    stamp = _stamp(now)
+    stamp = utc_iso(now)
     fm: dict[str, Any] = {"type": "memory", "title": digest.title}
     if digest.tags:
         fm["tags"] = digest.tags
@@ -217,8 +214,8 @@ def _render(
             "importance": digest.importance,
             "session": clean(session.id, 200),
             "harness": session.harness,
-            "started": _stamp(session.started) if session.started else None,
-            "ended": _stamp(session.ended) if session.ended else None,
+            "started": utc_iso(session.started) if session.started else None,
+            "ended": utc_iso(session.ended) if session.ended else None,
             "transcript_sha256": session.content_sha256,
             "turns": len(session.turns),
             "body_sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(),
@@ -293,7 +290,7 @@ def record_failure(
     _write_heartbeat(
         vault,
         {
-            "last_run": since or _stamp(dt.datetime.now(dt.UTC)),
+            "last_run": since or utc_iso(),
             "interval_seconds": interval,
             "error": message,
         },
@@ -308,7 +305,7 @@ def failures_recorded(vault: Vault, *, interval: float | None = None) -> Iterato
     sync after it) exits non-zero; without a heartbeat doctor would keep showing the success
     before it.
     """
-    since = _stamp(dt.datetime.now(dt.UTC))
+    since = utc_iso()
     try:
         yield
     except Exception as exc:
@@ -574,7 +571,7 @@ def _harvest_sessions(
     started = time.monotonic()
     when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
     heartbeat: dict[str, Any] = {
-        "last_run": _stamp(dt.datetime.now(dt.UTC)),
+        "last_run": utc_iso(),
         "interval_seconds": interval,
     }
     options = harvest_settings(vault.settings)
@@ -629,7 +626,7 @@ def _harvest_sessions(
         raise
     heartbeat.update(
         {
-            "last_success": _stamp(dt.datetime.now(dt.UTC)),
+            "last_success": utc_iso(),
             "counts": run.report.counts(),
             "archived": run.report.archived,
             "transcripts": run.transcripts,

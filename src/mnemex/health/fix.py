@@ -28,10 +28,10 @@ from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, PlanRefused, VaultError, WriteConflict
 from mnemex.health.edits import add_to_section, merge_pages, repoint
 from mnemex.health.ids import Issue, kind_of
-from mnemex.health.records import now_iso
 from mnemex.health.scan import is_knowledge, scan
 from mnemex.health.view import IndexView, load_view
 from mnemex.report import Report
+from mnemex.text.dates import utc_iso
 from mnemex.vault import LinkResolver, sha256_text
 from mnemex.vault.history import before_change, commit_change, recording, take_recovered
 from mnemex.vault.plans import create_plan, discard_plan, take_plan
@@ -295,7 +295,7 @@ def fix_issue(
     vault = brain.vault
     args = {"id": issue_id, "allow_loss": allow_loss}
     if plan_id is None:
-        now = now_iso()
+        now = utc_iso()
         plan = _build(brain, _current_issue(brain, issue_id), now)
         _loss_check(brain, plan, allow_loss)
         details = {**_details(plan), "now": now}
@@ -307,7 +307,7 @@ def fix_issue(
     with recording(vault):
         recovered = take_recovered(vault)
         shown = take_plan(vault, plan_id, OPERATION, args)
-        now = str(shown.details.get("now") or now_iso())
+        now = str(shown.details.get("now") or utc_iso())
         plan = _build(brain, _current_issue(brain, issue_id), now)
         if plan.digest() != shown.details.get("outcome"):
             raise PlanRefused(

@@ -14,13 +14,13 @@ lines are skipped, never fatal. Each append is one git commit.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import strip
 from mnemex.vault import Vault
 from mnemex.vault.history import CommitResult, before_change, commit_change, recording
@@ -32,10 +32,6 @@ HISTORY_DIR = f"{HEALTH_DIR}/history"
 POSSIBLE_DUPLICATES_FILE = f"{HEALTH_DIR}/possible-duplicates.json"
 POSSIBLE_DUPLICATES_DIR = f"{HEALTH_DIR}/possible-duplicates"
 MAX_REASON_CHARS = 500
-
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
@@ -74,7 +70,7 @@ def append_record(
     machine = machine_name(vault)
     rel = f"{folder}/{machine}.jsonl"
     path = vault.root / vault.rel_path(rel, note=False)
-    line = json.dumps({"ts": now_iso(), "machine": machine, **record}, ensure_ascii=False)
+    line = json.dumps({"ts": utc_iso(), "machine": machine, **record}, ensure_ascii=False)
     with recording(vault):
         before_change(vault, [rel])  # a hand-edited or never-committed file: baseline it first
         outcome = "updated" if path.exists() else "created"
@@ -140,7 +136,6 @@ __all__ = [
     "append_record",
     "clean_reason",
     "dismissed_ids",
-    "now_iso",
     "possible_duplicates",
     "read_folder",
 ]

@@ -11,7 +11,6 @@ incremental sync give exactly the index a rebuild gives.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from mnemex.embed import Embedder
 from mnemex.index.backend import ChunkRecord, IndexBackend, LinkRecord, NoteRecord
 from mnemex.index.chunking import Chunk, chunk_body
 from mnemex.report import Report
+from mnemex.text.dates import utc_iso
 from mnemex.vault import LinkResolver, Vault, parse_note, placement, sha256_bytes, sha256_text
 from mnemex.vault.vault import FileEntry
 
@@ -292,7 +292,7 @@ class Indexer:
         result.embedded = self.embed_missing(written_hashes)
         if dropped_hashes:
             backend.prune_vectors(dropped_hashes)
-        backend.set_meta("last_sync", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+        backend.set_meta("last_sync", utc_iso())
         result.seconds = time.perf_counter() - started
         return result
 

@@ -40,6 +40,7 @@ from mnemex.ingest.resolve import (
     resolve_page,
 )
 from mnemex.report import Problem, Report
+from mnemex.text.dates import utc_iso
 from mnemex.vault import check_name, sha256_bytes, slugify
 
 Action = Literal["create", "update", "unchanged", "skipped", "delete"]
@@ -51,10 +52,6 @@ DIFF_LINES = 80
 
 _ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _EXTENSIONS = {"markdown": "md", "text": "txt", "html": "html", "pdf": "pdf"}
-
-
-def iso(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -212,7 +209,7 @@ class Planner:
         self.vault = brain.vault
         self.domain = domain
         self.moment = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
-        self.now = iso(self.moment)
+        self.now = utc_iso(self.moment)
         self.base = f"wiki/{domain}"
         self.table: NameTable = load_name_table(self.vault, brain.backend, domain)
         self._before: dict[str, bytes | None] = {}
@@ -614,4 +611,4 @@ def _absorb(into: PlannedPage, page: PlannedPage) -> None:
         into.type = page.type
 
 
-__all__ = ["DUPLICATES_FILE", "FileChange", "IngestPlan", "Planner", "SourcePlan", "iso"]
+__all__ = ["DUPLICATES_FILE", "FileChange", "IngestPlan", "Planner", "SourcePlan"]

@@ -31,6 +31,7 @@ from mnemex.llm.config import ModelConfig
 from mnemex.llm.cost import price_of
 from mnemex.llm.ledger import LedgerEntry, append_entry
 from mnemex.llm.providers import WIRES, Answer, Message, Request, Wire, WireFormatError
+from mnemex.text.dates import utc_iso
 from mnemex.text.redact import redact_text
 from mnemex.text.tokens import estimate_tokens
 
@@ -186,7 +187,7 @@ class ModelClient:
         latency = int((time.monotonic() - started) * 1000)
         if self.ledger is not None:
             entry = LedgerEntry(
-                time=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                time=utc_iso(),
                 provider=self.config.provider,
                 model=self.config.model,
                 purpose=purpose,

@@ -19,6 +19,7 @@ from typing import Any
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
 from mnemex.report import Report
+from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import redact_secrets, sanitise
 from mnemex.vault import check_name, parse_note, render_note, slugify
 from mnemex.vault.history import CommitResult, commit_change, recording
@@ -153,7 +154,7 @@ def remember(
     body = f"# {title}\n\n{clean_text}\n"
     slug = slugify(title)[:_SLUG_IN_NAME].strip("-") or "note"
     when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
-    stamp = when.isoformat(timespec="seconds")
+    stamp = utc_iso(when)
     fm: dict[str, Any] = {"type": "memory", "title": title, "created": stamp, "updated": stamp}
     if clean_tags:
         fm["tags"] = clean_tags

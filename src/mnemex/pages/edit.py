@@ -21,7 +21,6 @@ next read sees it.
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -30,6 +29,7 @@ from typing import Any
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, VaultError, WriteConflict
 from mnemex.report import Report
+from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import escape, strip
 from mnemex.vault import (
     LinkResolver,
@@ -54,10 +54,6 @@ KEY_ORDER = ("type", "title", "entity_type", "aliases", "tags", "created", "upda
 
 _TYPE_BY_FOLDER = {"entities": "entity", "concepts": "concept", "summaries": "summary"}
 _LISTED = 50  # how many files and links a plan lists by name
-
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 class PageExists(WriteConflict):
@@ -143,7 +139,7 @@ def _default_type(rel: str) -> str:
 
 def _new_page_text(rel: str, content: str) -> str:
     parsed = parse_note(content, rel)
-    stamp = now_iso()
+    stamp = utc_iso()
     fm: dict[str, Any] = dict(parsed.frontmatter)
     fm.setdefault("type", _default_type(rel))
     fm.setdefault("title", parsed.title)
@@ -181,7 +177,7 @@ def _updated_page_text(old_text: str, content: str, rel: str) -> str:
     } and _ending(body) == _ending(old_body)
     if unchanged:
         return old_text
-    stamp = now_iso()
+    stamp = utc_iso()
     if new_fm_text is None and old_fm_text is not None:
         # the page's own frontmatter stays byte for byte but for `updated` (broken YAML as is)
         kept = set_frontmatter_key(old_text[: len(old_text) - len(old_body)], "updated", stamp)
@@ -287,7 +283,7 @@ def append_to_page(brain: Brain, path: str, content: str, section: str | None = 
             new_body = _append_text(body, plain(content), section)
             text = source[: len(source) - len(body)] + new_body
             if fm_text is not None:
-                stamp = now_iso()
+                stamp = utc_iso()
                 kept = set_frontmatter_key(text, "updated", stamp)
                 if kept is None:
                     fm = dict(parse_note(source, clean).frontmatter)

@@ -6,12 +6,12 @@ and their own functions; these refuse them (see :data:`mnemex.vault.PROTECTED_FO
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.errors import VaultError, WriteConflict
+from mnemex.text.dates import utc_iso
 from mnemex.vault import check_name, parse_note, render_note, slugify
 
 #: note kind -> folder (``{domain}`` is filled in); "note" is the user's own notes.
@@ -21,10 +21,6 @@ NOTE_KINDS = {
     "concept": "wiki/{domain}/concepts",
     "summary": "wiki/{domain}/summaries",
 }
-
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -70,7 +66,7 @@ def add_note(
             f"{', '.join(brain.vault.settings.domains)} (add it to mnemex.toml)"
         )
     rel = path or f"{NOTE_KINDS[kind].format(domain=domain)}/{slugify(title)}.md"
-    stamp = now_iso()
+    stamp = utc_iso()
     frontmatter: dict[str, Any] = {**parsed.frontmatter}
     frontmatter.setdefault("type", kind)
     frontmatter.setdefault("title", title)

@@ -16,7 +16,7 @@ from mnemex.index.backend import Scope
 from mnemex.retrieve.budget import json_tokens, take_within
 from mnemex.retrieve.graph import backlinks, connected, overview
 from mnemex.retrieve.privacy import Privacy
-from mnemex.text.dates import parse_date
+from mnemex.text.dates import parse_date, utc_iso
 from mnemex.vault import KINDS, placement
 from mnemex.vault.projects import known_projects
 
@@ -138,7 +138,7 @@ def recent_changes(
                 "path": path,
                 "title": note["title"],
                 "kind": note["kind"],
-                "modified": modified.isoformat(timespec="seconds"),
+                "modified": utc_iso(modified),
             }
         )
     page = take_within(rows, max_tokens)

@@ -24,7 +24,6 @@ from mnemex.state.common import (
     clean_line,
     content_size,
     cut,
-    now_utc,
     parse_bullets,
     section_key,
     split_sections,
@@ -32,6 +31,7 @@ from mnemex.state.common import (
 )
 from mnemex.state.handoff import Saved
 from mnemex.state.projects import require_project
+from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import sanitise
 from mnemex.vault import Vault, check_name, parse_note, render_note
 from mnemex.vault.history import commit_change, recording
@@ -83,7 +83,7 @@ def save_brief(
     """
     check_name(project, "project")
     require_project(vault, project, create=create, hidden=hidden)
-    stamp = now_utc(now)
+    stamp = utc_iso(now)
     machine = machine_name(vault)
     trimmed = Trimmed()
     values: dict[str, Any] = {}

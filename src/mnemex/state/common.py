@@ -6,7 +6,6 @@ shrink guard, section parsing, and the error a refused save raises.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -30,10 +29,6 @@ SLIVER_FRACTION = 0.25
 
 class StateRefused(VaultError):
     """A state save was refused (unknown project, empty headline, a shrinking save, ...)."""
-
-
-def now_utc(now: dt.datetime | None = None) -> str:
-    return (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def clean_line(text: str) -> str:
@@ -177,7 +172,6 @@ __all__ = [
     "clean_line",
     "content_size",
     "cut",
-    "now_utc",
     "parse_bullets",
     "section_key",
     "split_sections",

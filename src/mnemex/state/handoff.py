@@ -25,13 +25,13 @@ from mnemex.state.common import (
     clean_line,
     content_size,
     cut,
-    now_utc,
     parse_bullets,
     section_key,
     split_sections,
     trim_list,
 )
 from mnemex.state.projects import require_project
+from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import sanitise
 from mnemex.vault import Vault, check_name, parse_note, render_note, slugify
 from mnemex.vault.history import CommitResult, commit_change, recording
@@ -102,7 +102,7 @@ def _time(value: Any, what: str) -> str:
         ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.UTC)
-    return now_utc(when)
+    return utc_iso(when)
 
 
 def _observation(item: Observation, stamp: str) -> str:
@@ -192,7 +192,7 @@ def save_handoff(
         )
     require_project(vault, project, create=create, hidden=hidden)
     title, whole_title = cut(title, MAX_HEADLINE)
-    stamp = now_utc(now)
+    stamp = utc_iso(now)
     machine = machine_name(vault)
     trimmed = Trimmed()
     if whole_title is not None:

@@ -1,7 +1,10 @@
-"""Reading dates written in whatever format a note or dataset uses.
+"""Dates: reading them in whatever format a note or dataset uses, and the one
+timestamp format mnemex writes.
 
-Never raises: a date that cannot be read is ``None``, and the caller falls back
-(a note's date falls back to its file's mtime).
+Reading never raises: a date that cannot be read is ``None``, and the caller falls
+back (a note's date falls back to its file's mtime). Every timestamp mnemex writes
+(frontmatter ``created``/``updated``, journals, ledgers, heartbeats, plans) is
+:func:`utc_iso`'s: UTC, to the second, with a ``+00:00`` offset.
 """
 
 from __future__ import annotations
@@ -40,4 +43,13 @@ def parse_date(text: str) -> str | None:
     return parsed.isoformat()
 
 
-__all__ = ["parse_date"]
+def utc_iso(when: dt.datetime | None = None) -> str:
+    """``when`` (default: now) in UTC to the second: ``"2026-05-01T09:30:00+00:00"``.
+
+    A naive ``when`` is taken as local time.
+    """
+    moment = when if when is not None else dt.datetime.now(dt.UTC)
+    return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+__all__ = ["parse_date", "utc_iso"]

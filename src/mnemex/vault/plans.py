@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.errors import PlanRefused
+from mnemex.text.dates import utc_iso
 from mnemex.vault import Vault, atomic_write
 
 PLANS_DIR = "plans"
@@ -44,9 +45,7 @@ class Plan:
         return {
             "plan_id": self.id,
             "operation": self.operation,
-            "expires": dt.datetime.fromtimestamp(self.expires, dt.UTC).isoformat(
-                timespec="seconds"
-            ),
+            "expires": utc_iso(dt.datetime.fromtimestamp(self.expires, dt.UTC)),
             **self.details,
         }
 

@@ -28,9 +28,9 @@ from mnemex.ingest.readers import (
 )
 from mnemex.ingest.records import Extraction, SourceDoc
 from mnemex.ingest.render import split_page
+from mnemex.retrieve.budget import cut_with_note
 from mnemex.retrieve.served import UNTRUSTED
 from mnemex.text.sanitise import escape, strip
-from mnemex.text.tokens import estimate_tokens, trim_to_tokens
 from mnemex.vault import LOCAL_DIR, Vault, check_name
 from mnemex.vault.plans import create_plan, discard_plan, take_plan
 
@@ -401,12 +401,9 @@ def get_summary(brain: Brain, source: str, max_tokens: int) -> dict[str, Any]:
 
 def _framed(out: dict[str, Any], full: str, budget: int, what: str) -> dict[str, Any]:
     """``out`` with ``full`` as its ``content``, cut to ``budget`` tokens, framed as data."""
-    content, cut = trim_to_tokens(full, budget)
+    content, cut = cut_with_note(full, budget, what)
     out["content"] = content
-    if cut:
-        total = estimate_tokens(full)
-        out.update(truncated=True, total_tokens=total)
-        out["note"] = f"{what} cut to fit max_tokens; call again with max_tokens={total + 300}"
+    out.update(cut)
     out["untrusted"] = UNTRUSTED
     return out
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from mnemex.text.tokens import estimate_tokens
+from mnemex.text.tokens import estimate_tokens, trim_to_tokens
 
 T = TypeVar("T")
 
@@ -69,4 +69,21 @@ def take_within(
     return Budgeted(kept, len(items), offset, None, spent)
 
 
-__all__ = ["Budgeted", "json_tokens", "take_within"]
+def cut_with_note(
+    text: str, max_tokens: int, what: str = "content", then: str = ""
+) -> tuple[str, dict[str, Any]]:
+    """``text`` cut to ``max_tokens``, and the fields of an answer that say it was cut.
+
+    The fields are ``{}`` when the whole text fits, else ``truncated``, ``total_tokens``
+    and a ``note`` naming a ``max_tokens`` that reads it whole (``what`` names the text,
+    ``then`` ends the note).
+    """
+    content, cut = trim_to_tokens(text, max_tokens)
+    if not cut:
+        return content, {}
+    total = estimate_tokens(text)
+    note = f"{what} cut to fit max_tokens; call again with max_tokens={total + 300}{then}"
+    return content, {"truncated": True, "total_tokens": total, "note": note}
+
+
+__all__ = ["Budgeted", "cut_with_note", "json_tokens", "take_within"]

@@ -17,7 +17,7 @@ from mnemex.foundations.store import propose_foundation as propose
 from mnemex.mcp.params import MaxTokens, Name
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.mcp.state import DEFAULT_PAGE_TOKENS
-from mnemex.text.tokens import estimate_tokens, trim_to_tokens
+from mnemex.retrieve.budget import cut_with_note
 from mnemex.vault.machine import machine_name
 
 _Project = Annotated[Name, Field(description="Project slug.")]
@@ -52,15 +52,10 @@ def get_foundation(
     state = state_of(ctx)
     state.privacy.check_names([project], "project")
     doc = read_foundation(state.brain.vault, project, slug)
-    content, cut = trim_to_tokens(doc["content"], max(50, max_tokens - 150))
-    if cut:
-        total = estimate_tokens(doc["content"])
-        doc["truncated"] = True
-        doc["total_tokens"] = total
-        doc["note"] = (
-            f"content cut to fit max_tokens; call again with max_tokens={total + 300} "
-            "to read it whole"
-        )
+    content, cut = cut_with_note(
+        doc["content"], max(50, max_tokens - 150), then=" to read it whole"
+    )
+    doc.update(cut)
     doc["content"] = content
     return doc
 

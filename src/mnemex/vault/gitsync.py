@@ -24,9 +24,16 @@ from typing import Any
 from mnemex.errors import VaultError
 from mnemex.report import Report
 from mnemex.vault import LOCAL_DIR, Vault, slugify
-from mnemex.vault.history import committable, git_environment, is_repository, recording, run_git
+from mnemex.vault.history import (
+    MACHINE_TRAILER,
+    commit_trailers,
+    committable,
+    git_environment,
+    is_repository,
+    recording,
+    run_git,
+)
 from mnemex.vault.layout import ignore_lines
-from mnemex.vault.machine import machine_name
 
 #: A conflict copy: ``<stem>.conflict-<machine>-<YYYYmmddTHHMMSSZ><ext>``.
 CONFLICT_RE = re.compile(r"\.conflict-[a-z0-9-]+-\d{8}T\d{6}Z(\.[^/]*)?$")
@@ -115,7 +122,6 @@ def _commit_local(vault: Vault, report: Report) -> str | None:
     _must(vault, "add", "-A", "--", *paths)
     if not _out(vault, "diff", "--cached", "--name-only", "--", *paths):
         return None
-    machine = machine_name(vault)
     _must(
         vault,
         "commit",
@@ -124,7 +130,7 @@ def _commit_local(vault: Vault, report: Report) -> str | None:
         "-m",
         f"mnemex sync: {len(paths)} local change(s)",
         "-m",
-        f"Mnemex-Operation: sync\nMnemex-Machine: {machine}",
+        commit_trailers(vault, "sync"),
         "--",
         *paths,
     )
@@ -132,7 +138,7 @@ def _commit_local(vault: Vault, report: Report) -> str | None:
 
 
 def _their_machine(vault: Vault, ref: str) -> str:
-    trailer = _out(vault, "log", "-1", "--format=%(trailers:key=Mnemex-Machine,valueonly)", ref)
+    trailer = _out(vault, "log", "-1", f"--format=%(trailers:key={MACHINE_TRAILER},valueonly)", ref)
     return slugify(trailer.splitlines()[0]) if trailer else "remote"
 
 
@@ -245,7 +251,7 @@ def sync(vault: Vault, remote: str | None = None) -> dict[str, Any]:
                     "-m",
                     f"mnemex sync: merge {upstream}, {len(conflicts)} conflict(s), both kept",
                     "-m",
-                    f"Mnemex-Operation: sync\nMnemex-Machine: {machine_name(vault)}",
+                    commit_trailers(vault, "sync"),
                 )
             pulled = _out(vault, "diff", "--name-only", before, "HEAD").splitlines()
             result["pulled"] = len(pulled)

@@ -55,6 +55,10 @@ INDEX_LOCK_WAIT_SECONDS = 10.0
 BASELINE = "baseline"
 #: The operation of a commit finishing what an interrupted run left uncommitted.
 RECOVER = "recover"
+#: The trailer keys of every mnemex commit: the operation that made it and on which machine
+#: (``undo`` reads the first, ``sync`` the second; see :func:`commit_trailers`).
+OPERATION_TRAILER = "Mnemex-Operation"
+MACHINE_TRAILER = "Mnemex-Machine"
 #: Trailer of every commit made under the baseline rule: each file it changed had its
 #: earlier bytes in git, so undo may delete what it added (older commits lack it).
 BASELINE_TRAILER = "Mnemex-Baseline: checked"
@@ -181,6 +185,11 @@ def committable(vault: Vault, rel: str) -> bool:
     return not any(is_private(vault.settings, n) for n in (where.domain, where.project))
 
 
+def commit_trailers(vault: Vault, operation: str) -> str:
+    """The trailer lines every mnemex commit carries: its operation and this machine."""
+    return f"{OPERATION_TRAILER}: {operation}\n{MACHINE_TRAILER}: {machine_name(vault)}"
+
+
 def commit_change(
     vault: Vault,
     paths: Sequence[str],
@@ -206,8 +215,7 @@ def commit_change(
     subject = f"mnemex {operation}: {summary}"
     if len(subject) > 100:
         subject = subject[:99] + "…"
-    body = f"Mnemex-Operation: {operation}\nMnemex-Machine: {machine_name(vault)}"
-    body += f"\n{BASELINE_TRAILER}"
+    body = f"{commit_trailers(vault, operation)}\n{BASELINE_TRAILER}"
     body += "".join(f"\n{line}" for line in trailers)
     if operation != BASELINE:
         crash_point("commit")
@@ -436,11 +444,14 @@ __all__ = [
     "BASELINE",
     "BASELINE_TRAILER",
     "INDEX_LOCK_WAIT_SECONDS",
+    "MACHINE_TRAILER",
+    "OPERATION_TRAILER",
     "RECOVER",
     "CommitResult",
     "baseline",
     "before_change",
     "commit_change",
+    "commit_trailers",
     "committable",
     "crash_point",
     "is_repository",

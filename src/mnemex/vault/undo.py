@@ -33,6 +33,7 @@ from mnemex.vault import Vault
 from mnemex.vault.history import (
     BASELINE,
     BASELINE_TRAILER,
+    OPERATION_TRAILER,
     commit_change,
     git_environment,
     is_repository,
@@ -42,7 +43,7 @@ from mnemex.vault.history import (
 from mnemex.vault.plans import create_plan, discard_plan, take_plan
 
 OPERATION = "undo"
-TRAILER = "Mnemex-Operation:"
+TRAILER = f"{OPERATION_TRAILER}:"
 #: Names the commit an undo reverted, so a later plain ``undo`` walks past both.
 REVERTS_TRAILER = "Mnemex-Reverts:"
 _SUBJECT_RE = re.compile(r"^mnemex undo: revert ([0-9a-f]{7,40})")

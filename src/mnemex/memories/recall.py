@@ -21,6 +21,7 @@ from mnemex.retrieve.search import query_terms, search
 from mnemex.retrieve.served import clean_served, served_hits, served_page
 from mnemex.text.dates import parse_date
 from mnemex.vault import parse_note
+from mnemex.vault.markdown import atx_heading
 
 DEFAULT_MAX_TOKENS = 2_000
 DEFAULT_DIGEST_TOKENS = 4_000
@@ -37,8 +38,9 @@ def _bullet(body: str, heading: str, terms: list[str], fallback: str) -> str:
     lines: list[str] = []
     inside = not heading
     for line in body.splitlines():
-        if line.startswith("#"):
-            inside = not heading or line.lstrip("#").strip() == heading
+        found = atx_heading(line, empty=True)
+        if found is not None:
+            inside = not heading or found[1] == heading
             continue
         if inside and line.strip():
             lines.append(line.strip())

@@ -30,16 +30,37 @@ or two.
 
 from __future__ import annotations
 
-import functools
 import itertools
-import json
 import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 
+from mnemex.ingest.extract.words import (
+    AWARD_WORDS,
+    CONNECTORS,
+    DETERMINERS,
+    EVENT_WORDS,
+    FIRST_NAMES,
+    GENERIC_ACRONYMS,
+    GENERIC_NOUNS,
+    HONORIFICS,
+    MONTHS,
+    ORG_CONTEXT,
+    ORG_SUFFIXES,
+    ORG_WORDS,
+    PERSON_WORDS,
+    PLACE_PREPOSITIONS,
+    PLACE_WORDS,
+    PLACES,
+    PRODUCT_WORDS,
+    PROJECT_WORDS,
+    STOPWORDS,
+    TOOL_WORDS,
+    english_words,
+    fold,
+)
 from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc
 
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
@@ -47,131 +68,6 @@ MAX_DESCRIPTION = 400
 MAX_SENTENCE_CHARS = 600  # longer runs are cut, so every quote stays readable
 MIN_FACT_WORDS = 5  # fewer words (a speaker label aside) state no fact: "Raman: Downsampling."
 
-
-def _words(text: str) -> frozenset[str]:
-    """A word list written as text (easier to read and extend than a list of literals)."""
-    return frozenset(text.split())
-
-
-_STOPWORDS = _words(
-    """a about above after again against all almost along already also although always am among
-    an and another any anyone anything are around as at away back be became because become
-    been before being below between both but by can cannot could did do does doing done down
-    during each either else enough even ever every few first for from further get gets got
-    had has have having he her here hers herself him himself his how however i if in into is
-    it its itself just last least less like made make makes many may me might more most much
-    must my myself never new next no nor not now of off often old on once one only onto or
-    other others our ours ourselves out over own per perhaps quite rather really same second
-    see several shall she should since so some such than that the their theirs them
-    themselves then there therefore these they this those though through thus to together
-    too toward towards under until up upon us very via was we well were what whatever when
-    where whether which while who whom whose why will with within without would yet you your
-    yours yourself yourselves two three four five six seven eight nine ten hundred thousand
-    million billion today yesterday tomorrow ago says said say tell told ask asked use used
-    uses using go goes went come came take took takes put keep keeps kept give gave given
-    know knew known think thought want wanted wants need needs needed let lets seem seems
-    called call calls way ways thing things something nothing everything anything lot lots
-    kind sort part parts time times year years day days week weeks month months people
-    person man men woman women instead still yes q mostly simply fully especially slightly
-    already entirely run runs ran write writes wrote written read reads show shows showed
-    shown found include includes included including add adds added adding work works worked
-    working become becomes look looks looked stay stays stayed help helps hold holds held
-    leave leaves left bring brings brought begin began begun start started starts set sets
-    turn turns move moved moves grow grew grown mean means meant try tried tries remain
-    remains remained replace replaces replaced follow follows followed explain explains
-    explained decide decides decided return returns returned ship ships shipped join joins
-    joined pay pays paid own owns owned sell sells sold offer offers offered expect expects
-    expected protect protects protected"""
-)
-_HONORIFICS = _words("""dr dr. prof prof. mr mr. mrs mrs. ms ms. sir dame mx mx.""")
-_ORG_SUFFIXES = _words("""inc inc. ltd ltd. llc gmbh corp corp. plc co co. sa ag bv""")
-_ORG_WORDS = _words(
-    """university institute foundation labs lab laboratory laboratories society association
-    agency council group bank college school academy corporation company ministry department
-    consortium alliance federation union partners systems technologies software analytics
-    security research network networks industries holdings ventures capital media press
-    museum library hospital commission office bureau organisation organization trust"""
-)
-_TOOL_WORDS = _words(
-    """database library framework engine client language tool toolkit compiler server protocol
-    format extension plugin layer runtime interpreter editor kernel driver sdk api cli shell
-    package module parser codec algorithm model application program software version release"""
-)
-_PRODUCT_WORDS = _words("""service product platform app console device cloud""")
-_EVENT_WORDS = _words(
-    """conference summit festival meetup workshop symposium congress expo hackathon"""
-)
-_PROJECT_WORDS = _words(
-    """benchmark project experiment suite programme program study initiative mission trial"""
-)
-_PERSON_WORDS = _words(
-    """said says told student students director manager engineer professor founder maintainer
-    researcher author chair ceo cto doctoral scientist developer designer writer editor
-    colleague"""
-)
-#: A name ending in one of these is a place, whatever else it is named after.
-_PLACE_WORDS = _words(
-    """bridge river street road avenue square park city town village county province state
-    mountain mount lake island bay valley station airport harbour harbor port district"""
-)
-#: Prizes and the like: never a person, even when named after one.
-_AWARD_WORDS = _words("""prize award medal fellowship scholarship grant lecture chair""")
-_PLACE_PREPOSITIONS = _words("""in at from to near outside across""")
-_ORG_CONTEXT = _words(
-    """company foundation university institute lab organisation organization non-profit firm
-    startup agency charity"""
-)
-#: Common first names across languages: a strong "person" signal for a two-word name.
-_FIRST_NAMES = _words(
-    """aaron ada adam adrian ahmed aisha alan albert alex alexander alice alicia amal amanda amir
-    amara anil augusta ayesha chidi dennis deepa donald dorothy edsger frances guido hedy
-    jun katherine ken kofi linus margaret mira ngozi radia sunita tim tomas tunde vint wei yuki
-    amy ana andrea andrew angela anna anne anton antonio arjun ava barbara ben benjamin bob
-    brian bruno carl carla carlos carmen caroline charles charlie chen chris christian
-    christina claire clara daniel david diana diego dmitri elena eli elif elizabeth ella
-    emily emma eric erik eva fatima felix fernando francesca frank gabriel george grace hana
-    hannah hans harry helen henry hiroshi hugo ian ibrahim ines ingrid isaac isabel ivan
-    jack jacob james jan jane javier jean jennifer jessica joe johan john jonas jorge jose
-    joseph juan julia julian kai karen karl kate katarina kevin kim laura lars lea lena leo
-    li liam lin linda lisa lucas lucia luis luke maria marco marcus maria mark marta martin
-    mary matteo matthew max maya mehmet mei michael michelle miguel mikhail mohammed nadia
-    naomi nathan nina noah nora olga oliver olivia omar oscar pablo patricia paul pedro
-    peter petra philip pierre priya rachel rahul rajesh ravi rebecca richard robert rosa
-    ruth ryan samira samuel sara sarah sean sergei simon sofia sophie stefan stephen steven
-    susan sven thomas tim tomas tom tobias ursula valentina victor victoria wei william xin
-    yan yasmin yuki yusuf zoe"""
-)
-_PLACES = _words(
-    """amsterdam athens bangalore barcelona beijing berlin boston brussels budapest buenos
-    cairo chicago copenhagen delhi dublin edinburgh geneva hamburg helsinki istanbul jakarta
-    johannesburg kyoto lagos lisbon london madrid manila melbourne mexico milan montreal
-    moscow mumbai munich nairobi oslo paris prague rome rotterdam seoul shanghai singapore
-    stockholm sydney taipei tokyo toronto vancouver vienna warsaw zurich africa america asia
-    europe australia canada china france germany india italy japan kenya netherlands nigeria
-    norway portugal spain sweden switzerland brazil"""
-)
-_MONTHS = _words(
-    """january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday"""
-)
-#: Acronyms too generic to be a page of their own.
-_GENERIC_ACRONYMS = _words(
-    """SQL CSV API HTTP HTTPS JSON XML HTML URL PDF CPU GPU RAM USB OK TV FAQ ID UI CLI README
-    XOR AM PM UTC GMT CEO CTO PR Q A I AI OS IT US UK EU UN"""
-)
-#: Single words too general to be a concept page.
-_GENERIC_NOUNS = _words(
-    """company university release version database project data file system user code world
-    community team support result number point value question answer paper talk news
-    software record document page section example problem issue change feature level group
-    information process service product country city government business market summary
-    folder machine memory source session operation writing optional file line name text
-    list table key type word note link path test output input default option setting
-    case order form rule step state reason detail content image title author date end
-    start side area place home room family child life history story idea fact view"""
-)
-_DETERMINERS = _words("""the a an this that each every its their our your his her""")
-_CONNECTORS = _words("""of for de van von der la du da di""")
 
 _ABBREV_END_RE = re.compile(
     r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|\b[A-Z]\.)$"
@@ -442,9 +338,9 @@ def _lowercase_counts(sentences: list[_Sentence]) -> Counter[str]:
 
 def _terms(sentence: _Sentence) -> list[str]:
     return [
-        _fold(t.lower())
+        fold(t.lower())
         for t, _a, _b in sentence.tokens
-        if len(t) > 2 and t.lower() not in _STOPWORDS and not t[:1].isdigit()
+        if len(t) > 2 and t.lower() not in STOPWORDS and not t[:1].isdigit()
     ]
 
 
@@ -497,15 +393,6 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 1.0
 
 
-def _fold(word: str) -> str:
-    """A crude singular: policies → policy, segments → segment (not class, bus, analysis)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
-        return word[:-1]
-    return word
-
-
 # --- entities --------------------------------------------------------------------------
 
 
@@ -536,7 +423,7 @@ def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
             if _is_name_token(nxt) or nxt == "&":
                 j += 1
             elif (
-                nxt in _CONNECTORS
+                nxt in CONNECTORS
                 and j + 1 < len(toks)
                 and _is_name_token(toks[j + 1][0])
                 and not text[toks[j][2] : toks[j + 1][1]].strip()
@@ -546,7 +433,7 @@ def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
                 # "Central Commission for the Navigation of the Rhine": an institution's
                 # name may go on through "of the" / "for the"
                 nxt in ("of", "for")
-                and (institution or toks[j - 1][0].lower() in _ORG_WORDS)
+                and (institution or toks[j - 1][0].lower() in ORG_WORDS)
                 and j + 2 < len(toks)
                 and toks[j + 1][0] == "the"
                 and _is_name_token(toks[j + 2][0])
@@ -558,7 +445,7 @@ def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
             else:
                 break
         words = [t for t, _a, _b in toks[i:j]]
-        while words and words[-1] in ("&", *_CONNECTORS):
+        while words and words[-1] in ("&", *CONNECTORS):
             words.pop()
             j -= 1
         mention = _mention(words, sentence, i, j, lower_counts)
@@ -576,11 +463,11 @@ def _mention(
     # by position, so it proves nothing.
     initial = i == 0
     by_position = initial or sentence.text[: toks[i][1]].rstrip().endswith((":", '"', "“"))
-    honorific = words[0].lower() in _HONORIFICS
+    honorific = words[0].lower() in HONORIFICS
     first = i + 1 if honorific else i
     # Common words in front of a name ("The", "Since", "Why", "Queries") are not part of it.
     while first < j and (
-        toks[first][0].lower() in _STOPWORDS
+        toks[first][0].lower() in STOPWORDS
         or (by_position and lower_counts[toks[first][0].lower()])
         # "Small LLMs now run on laptops": an English word opening the sentence before an
         # acronym is not part of its name
@@ -588,7 +475,7 @@ def _mention(
             by_position
             and j - first == 2
             and _ACRONYM_RE.fullmatch(toks[first + 1][0]) is not None
-            and toks[first][0].lower() in _english_words()
+            and toks[first][0].lower() in english_words()
         )
     ):
         first += 1
@@ -596,13 +483,13 @@ def _mention(
     core = [re.sub(r"['’]s$", "", w) for w in words[first - i :]]
     surface = sentence.text[toks[i if honorific else first][1] : toks[j - 1][2]] if core else ""
     surface = re.sub(r"['’]s$", "", surface)
-    while core and core[-1].lower() in _ORG_SUFFIXES:
+    while core and core[-1].lower() in ORG_SUFFIXES:
         core = core[:-1]
     if not core:
         return None
     if len(core) == 1:
         word = core[0]
-        if word.lower() in _MONTHS or word in _GENERIC_ACRONYMS or len(word) < 2:
+        if word.lower() in MONTHS or word in GENERIC_ACRONYMS or len(word) < 2:
             return None
         if lower_counts[word.lower()] and not word.isupper():
             return None
@@ -708,19 +595,10 @@ def _opens_sentences_as_a_name(group: _Group, lower_counts: Counter[str]) -> boo
         len(group.mentions) >= 2
         and len(word) >= 4
         and word.isalpha()
-        and word not in _STOPWORDS
+        and word not in STOPWORDS
         and not lower_counts[word]
-        and word not in _english_words()
+        and word not in english_words()
     )
-
-
-@functools.cache
-def _english_words() -> frozenset[str]:
-    """The whole words of the shipped MiniLM tokenizer's vocabulary: 30,000 common English
-    words ("large", "however", "today") against which a capitalised opener is no name."""
-    data = resources.files("mnemex.embed").joinpath("data/minilm-tokenizer.json").read_bytes()
-    vocab = json.loads(data)["model"]["vocab"]
-    return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
 
 def _fits_a_full_name(group: _Group, groups: dict[str, _Group]) -> bool:
@@ -823,9 +701,7 @@ _STATED_ALIAS = re.compile(
 )
 
 
-_NOT_A_SURNAME = (
-    _ORG_WORDS | _TOOL_WORDS | _PROJECT_WORDS | _EVENT_WORDS | _PLACE_WORDS | _AWARD_WORDS
-)
+_NOT_A_SURNAME = ORG_WORDS | TOOL_WORDS | PROJECT_WORDS | EVENT_WORDS | PLACE_WORDS | AWARD_WORDS
 
 
 def _personal_name(group: _Group) -> bool:
@@ -834,14 +710,14 @@ def _personal_name(group: _Group) -> bool:
         2 <= len(words) <= 3
         and all(w[:1].isupper() and not w.isupper() for w in words)
         and words[-1].lower() not in _NOT_A_SURNAME
-        and not any(w.lower() in _CONNECTORS for w in words)
+        and not any(w.lower() in CONNECTORS for w in words)
     )
 
 
 def _organisation_name(group: _Group) -> bool:
     last = group.words[-1].lower()
-    return last in _ORG_WORDS or any(
-        m.surface.split()[-1].lower() in _ORG_SUFFIXES for m in group.mentions
+    return last in ORG_WORDS or any(
+        m.surface.split()[-1].lower() in ORG_SUFFIXES for m in group.mentions
     )
 
 
@@ -899,32 +775,32 @@ def _entity_type(
     votes: Counter[str] = Counter()
     words = [w.lower() for w in name.split()]
     last = words[-1]
-    head = words[: next((k for k, w in enumerate(words) if w in _CONNECTORS), len(words))]
+    head = words[: next((k for k, w in enumerate(words) if w in CONNECTORS), len(words))]
     if (
-        last in _ORG_WORDS
-        or bool(head and head[-1] in _ORG_WORDS)  # "Central Commission for the ..."
+        last in ORG_WORDS
+        or bool(head and head[-1] in ORG_WORDS)  # "Central Commission for the ..."
         or any(w in ("university", "institute", "foundation") for w in words)
     ):
         votes["organization"] += 6
-    if any(g.core.split()[-1].lower() in _ORG_SUFFIXES for g in members) or any(
-        m.surface.split()[-1].lower() in _ORG_SUFFIXES for m in mentions
+    if any(g.core.split()[-1].lower() in ORG_SUFFIXES for g in members) or any(
+        m.surface.split()[-1].lower() in ORG_SUFFIXES for m in mentions
     ):
         votes["organization"] += 4
-    if last in _EVENT_WORDS or re.search(r"(Conf|Con|Summit|Fest)$", name):
+    if last in EVENT_WORDS or re.search(r"(Conf|Con|Summit|Fest)$", name):
         votes["event"] += 4
-    if last in _PROJECT_WORDS:
+    if last in PROJECT_WORDS:
         votes["project"] += 4
-    if last in _PLACE_WORDS and len(words) > 1:
+    if last in PLACE_WORDS and len(words) > 1:
         votes["place"] += 4
-    if last in _AWARD_WORDS and len(words) > 1:
+    if last in AWARD_WORDS and len(words) > 1:
         votes["thing"] += 6
-    if last in _PRODUCT_WORDS:
+    if last in PRODUCT_WORDS:
         votes["product"] += 2
     if re.search(r"[a-z][A-Z]", name):  # CamelCase: KestrelDB, KesQL
         votes["tool"] += 2
-    if name.lower() in _PLACES:
+    if name.lower() in PLACES:
         votes["place"] += 4
-    if len(words) >= 2 and words[0] in _FIRST_NAMES and _personal_name(_Group(name)):
+    if len(words) >= 2 and words[0] in FIRST_NAMES and _personal_name(_Group(name)):
         votes["person"] += 4
     # Context is read from the first mentions only, so that in a long source hundreds of
     # noisy contexts cannot outvote what the name itself says.
@@ -936,7 +812,7 @@ def _entity_type(
         if m.version and _YEAR_RE.match(m.version) and votes["event"]:
             votes["event"] += 1
         before, _bar, after = _split_context(m.context)
-        if before and before[-1] in _PLACE_PREPOSITIONS and name.lower() in _PLACES:
+        if before and before[-1] in PLACE_PREPOSITIONS and name.lower() in PLACES:
             votes["place"] += 2
         if before[-2:] in (["written", "in"], ["implemented", "in"]):
             votes["tool"] += 3
@@ -959,18 +835,18 @@ def _split_context(context: tuple[str, ...]) -> tuple[list[str], str, list[str]]
 
 
 def _vote_word(votes: Counter[str], word: str, weight: int = 1) -> None:
-    word = _fold(word)
-    if word in _PERSON_WORDS:
+    word = fold(word)
+    if word in PERSON_WORDS:
         votes["person"] += weight
-    if word in _ORG_CONTEXT:
+    if word in ORG_CONTEXT:
         votes["organization"] += 2 * weight
-    if word in _TOOL_WORDS:
+    if word in TOOL_WORDS:
         votes["tool"] += weight
-    if word in _PRODUCT_WORDS:
+    if word in PRODUCT_WORDS:
         votes["product"] += weight
-    if word in _EVENT_WORDS:
+    if word in EVENT_WORDS:
         votes["event"] += 2 * weight
-    if word in _PROJECT_WORDS:
+    if word in PROJECT_WORDS:
         votes["project"] += weight
 
 
@@ -1043,11 +919,11 @@ def _concepts(
         # heading is no evidence
         for run, determined in _content_runs(s, entity_words):
             if determined:  # the head of "the ingest workload" is a noun
-                with_determiner[_fold(run[-1])] += 1
+                with_determiner[fold(run[-1])] += 1
             for n in (1, 2, 3):
                 for k in range(len(run) - n + 1):
                     gram = run[k : k + n]
-                    key = " ".join([*gram[:-1], _fold(gram[-1])])
+                    key = " ".join([*gram[:-1], fold(gram[-1])])
                     counts[key] += 1
                     forms[key][" ".join(gram)] += 1
                     if not s.heading:
@@ -1055,7 +931,7 @@ def _concepts(
     candidates = []
     for key, count in counts.items():
         words = key.split()
-        if not found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in _STOPWORDS:
+        if not found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in STOPWORDS:
             continue
         # "applies columnar compression", "workload exercises downsampling": a word in -s
         # before the head is a verb, not a modifier
@@ -1064,7 +940,7 @@ def _concepts(
         if set(words) <= entity_words:
             continue
         if len(words) == 1:
-            if key in _GENERIC_NOUNS:
+            if key in GENERIC_NOUNS:
                 continue
             nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
             common = count >= 4 and len(key) > 5 and with_determiner[key] >= 2
@@ -1143,7 +1019,7 @@ def _content_runs(sentence: _Sentence, names: set[str]) -> list[tuple[list[str],
         first_capital = idx == 0 and tok[:1].isupper() and not tok.isupper()
         usable = (
             (tok[:1].islower() or (first_capital and word not in names))
-            and word not in _STOPWORDS
+            and word not in STOPWORDS
             and len(word) > 2
             and not word[:1].isdigit()
         )
@@ -1153,7 +1029,7 @@ def _content_runs(sentence: _Sentence, names: set[str]) -> list[tuple[list[str],
             current = []
         if usable:
             if not current:
-                determined = prev_word in _DETERMINERS and not gap.strip()
+                determined = prev_word in DETERMINERS and not gap.strip()
             current.append(word)
         prev_word = word
     if current:

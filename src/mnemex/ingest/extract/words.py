@@ -1,0 +1,183 @@
+"""The word lists the offline extractor reads sentences by, written as text.
+
+Stopwords, the cue words that say what kind of thing a name is (an organisation, a
+tool, a place, a person...), common first names and places, words too generic to
+be a page, and :func:`english_words`, the common English vocabulary a capitalised
+sentence opener is checked against. All lowercase except :data:`GENERIC_ACRONYMS`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+
+
+def _words(text: str) -> frozenset[str]:
+    """A word list written as text (easier to read and extend than a list of literals)."""
+    return frozenset(text.split())
+
+
+STOPWORDS = _words(
+    """a about above after again against all almost along already also although always am among
+    an and another any anyone anything are around as at away back be became because become
+    been before being below between both but by can cannot could did do does doing done down
+    during each either else enough even ever every few first for from further get gets got
+    had has have having he her here hers herself him himself his how however i if in into is
+    it its itself just last least less like made make makes many may me might more most much
+    must my myself never new next no nor not now of off often old on once one only onto or
+    other others our ours ourselves out over own per perhaps quite rather really same second
+    see several shall she should since so some such than that the their theirs them
+    themselves then there therefore these they this those though through thus to together
+    too toward towards under until up upon us very via was we well were what whatever when
+    where whether which while who whom whose why will with within without would yet you your
+    yours yourself yourselves two three four five six seven eight nine ten hundred thousand
+    million billion today yesterday tomorrow ago says said say tell told ask asked use used
+    uses using go goes went come came take took takes put keep keeps kept give gave given
+    know knew known think thought want wanted wants need needs needed let lets seem seems
+    called call calls way ways thing things something nothing everything anything lot lots
+    kind sort part parts time times year years day days week weeks month months people
+    person man men woman women instead still yes q mostly simply fully especially slightly
+    already entirely run runs ran write writes wrote written read reads show shows showed
+    shown found include includes included including add adds added adding work works worked
+    working become becomes look looks looked stay stays stayed help helps hold holds held
+    leave leaves left bring brings brought begin began begun start started starts set sets
+    turn turns move moved moves grow grew grown mean means meant try tried tries remain
+    remains remained replace replaces replaced follow follows followed explain explains
+    explained decide decides decided return returns returned ship ships shipped join joins
+    joined pay pays paid own owns owned sell sells sold offer offers offered expect expects
+    expected protect protects protected"""
+)
+HONORIFICS = _words("""dr dr. prof prof. mr mr. mrs mrs. ms ms. sir dame mx mx.""")
+ORG_SUFFIXES = _words("""inc inc. ltd ltd. llc gmbh corp corp. plc co co. sa ag bv""")
+ORG_WORDS = _words(
+    """university institute foundation labs lab laboratory laboratories society association
+    agency council group bank college school academy corporation company ministry department
+    consortium alliance federation union partners systems technologies software analytics
+    security research network networks industries holdings ventures capital media press
+    museum library hospital commission office bureau organisation organization trust"""
+)
+TOOL_WORDS = _words(
+    """database library framework engine client language tool toolkit compiler server protocol
+    format extension plugin layer runtime interpreter editor kernel driver sdk api cli shell
+    package module parser codec algorithm model application program software version release"""
+)
+PRODUCT_WORDS = _words("""service product platform app console device cloud""")
+EVENT_WORDS = _words(
+    """conference summit festival meetup workshop symposium congress expo hackathon"""
+)
+PROJECT_WORDS = _words(
+    """benchmark project experiment suite programme program study initiative mission trial"""
+)
+PERSON_WORDS = _words(
+    """said says told student students director manager engineer professor founder maintainer
+    researcher author chair ceo cto doctoral scientist developer designer writer editor
+    colleague"""
+)
+#: A name ending in one of these is a place, whatever else it is named after.
+PLACE_WORDS = _words(
+    """bridge river street road avenue square park city town village county province state
+    mountain mount lake island bay valley station airport harbour harbor port district"""
+)
+#: Prizes and the like: never a person, even when named after one.
+AWARD_WORDS = _words("""prize award medal fellowship scholarship grant lecture chair""")
+PLACE_PREPOSITIONS = _words("""in at from to near outside across""")
+ORG_CONTEXT = _words(
+    """company foundation university institute lab organisation organization non-profit firm
+    startup agency charity"""
+)
+#: Common first names across languages: a strong "person" signal for a two-word name.
+FIRST_NAMES = _words(
+    """aaron ada adam adrian ahmed aisha alan albert alex alexander alice alicia amal amanda amir
+    amara anil augusta ayesha chidi dennis deepa donald dorothy edsger frances guido hedy
+    jun katherine ken kofi linus margaret mira ngozi radia sunita tim tomas tunde vint wei yuki
+    amy ana andrea andrew angela anna anne anton antonio arjun ava barbara ben benjamin bob
+    brian bruno carl carla carlos carmen caroline charles charlie chen chris christian
+    christina claire clara daniel david diana diego dmitri elena eli elif elizabeth ella
+    emily emma eric erik eva fatima felix fernando francesca frank gabriel george grace hana
+    hannah hans harry helen henry hiroshi hugo ian ibrahim ines ingrid isaac isabel ivan
+    jack jacob james jan jane javier jean jennifer jessica joe johan john jonas jorge jose
+    joseph juan julia julian kai karen karl kate katarina kevin kim laura lars lea lena leo
+    li liam lin linda lisa lucas lucia luis luke maria marco marcus maria mark marta martin
+    mary matteo matthew max maya mehmet mei michael michelle miguel mikhail mohammed nadia
+    naomi nathan nina noah nora olga oliver olivia omar oscar pablo patricia paul pedro
+    peter petra philip pierre priya rachel rahul rajesh ravi rebecca richard robert rosa
+    ruth ryan samira samuel sara sarah sean sergei simon sofia sophie stefan stephen steven
+    susan sven thomas tim tomas tom tobias ursula valentina victor victoria wei william xin
+    yan yasmin yuki yusuf zoe"""
+)
+PLACES = _words(
+    """amsterdam athens bangalore barcelona beijing berlin boston brussels budapest buenos
+    cairo chicago copenhagen delhi dublin edinburgh geneva hamburg helsinki istanbul jakarta
+    johannesburg kyoto lagos lisbon london madrid manila melbourne mexico milan montreal
+    moscow mumbai munich nairobi oslo paris prague rome rotterdam seoul shanghai singapore
+    stockholm sydney taipei tokyo toronto vancouver vienna warsaw zurich africa america asia
+    europe australia canada china france germany india italy japan kenya netherlands nigeria
+    norway portugal spain sweden switzerland brazil"""
+)
+MONTHS = _words(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday"""
+)
+#: Acronyms too generic to be a page of their own.
+GENERIC_ACRONYMS = _words(
+    """SQL CSV API HTTP HTTPS JSON XML HTML URL PDF CPU GPU RAM USB OK TV FAQ ID UI CLI README
+    XOR AM PM UTC GMT CEO CTO PR Q A I AI OS IT US UK EU UN"""
+)
+#: Single words too general to be a concept page.
+GENERIC_NOUNS = _words(
+    """company university release version database project data file system user code world
+    community team support result number point value question answer paper talk news
+    software record document page section example problem issue change feature level group
+    information process service product country city government business market summary
+    folder machine memory source session operation writing optional file line name text
+    list table key type word note link path test output input default option setting
+    case order form rule step state reason detail content image title author date end
+    start side area place home room family child life history story idea fact view"""
+)
+DETERMINERS = _words("""the a an this that each every its their our your his her""")
+CONNECTORS = _words("""of for de van von der la du da di""")
+
+
+def fold(word: str) -> str:
+    """A crude singular: policies → policy, segments → segment (not class, bus, analysis)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
+        return word[:-1]
+    return word
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """The whole words of the shipped MiniLM tokenizer's vocabulary: 30,000 common English
+    words ("large", "however", "today") against which a capitalised opener is no name."""
+    data = resources.files("mnemex.embed").joinpath("data/minilm-tokenizer.json").read_bytes()
+    vocab = json.loads(data)["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha() and w.islower())
+
+
+__all__ = [
+    "AWARD_WORDS",
+    "CONNECTORS",
+    "DETERMINERS",
+    "EVENT_WORDS",
+    "FIRST_NAMES",
+    "GENERIC_ACRONYMS",
+    "GENERIC_NOUNS",
+    "HONORIFICS",
+    "MONTHS",
+    "ORG_CONTEXT",
+    "ORG_SUFFIXES",
+    "ORG_WORDS",
+    "PERSON_WORDS",
+    "PLACES",
+    "PLACE_PREPOSITIONS",
+    "PLACE_WORDS",
+    "PRODUCT_WORDS",
+    "PROJECT_WORDS",
+    "STOPWORDS",
+    "TOOL_WORDS",
+    "english_words",
+    "fold",
+]

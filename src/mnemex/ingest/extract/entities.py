@@ -34,9 +34,17 @@ import itertools
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from mnemex.ingest.extract.sentences import (
+    MAX_DESCRIPTION,
+    MAX_EVIDENCE,
+    Sentence,
+    evidence,
+    lowercase_counts,
+    mark_facts,
+    split_sentences,
+)
 from mnemex.ingest.extract.words import (
     AWARD_WORDS,
     CONNECTORS,
@@ -61,55 +69,13 @@ from mnemex.ingest.extract.words import (
     english_words,
     fold,
 )
-from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
 
-MAX_EVIDENCE = 6  # quoted sentences per page from one source
-MAX_DESCRIPTION = 400
-MAX_SENTENCE_CHARS = 600  # longer runs are cut, so every quote stays readable
-MIN_FACT_WORDS = 5  # fewer words (a speaker label aside) state no fact: "Raman: Downsampling."
-
-
-_ABBREV_END_RE = re.compile(
-    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|\b[A-Z]\.)$"
-)
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
-_FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_TABLE_ROW_RE = re.compile(r"^\s*\|.*$", re.MULTILINE)
-_LIST_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
-_TOKEN_RE = re.compile(
-    r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Inc|Ltd|Corp|Co|St)\.(?=\s)"
-    r"|[A-Z]\.(?=\s+[A-Z])"
-    r"|[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*"
-    r"|v?\d+(?:\.\d+)*"
-    r"|&"
-)
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+$|^v\d+$")
 _YEAR_RE = re.compile(r"^(?:19|20)\d\d$")
 _DEFINITION_RE = re.compile(
     r"^[\"'”’)]*\s*(?:,\s*(?:an?|the)\s|\s+(?:is|was|are|were|remains|has been)\s+(?:an?|the)\s)"
 )
-
-
-#: A leading label: "Q:", "Raman:", "Dr. Priya Raman:" (up to three capitalised words).
-_LABEL_RE = re.compile(
-    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}:\s+"
-)
-_FACT_WORD_RE = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*")
-#: A full sentence: a capital, digit or opening quote first, a sentence end last.
-_FULL_SENTENCE_RE = re.compile(r"^[\"'“‘(]?[A-Z0-9].*[.!][\"'”’)]*$", re.DOTALL)
-
-
-@dataclass
-class _Sentence:
-    text: str
-    position: int
-    heading: bool = False
-    tokens: list[tuple[str, int, int]] = field(default_factory=list)  # (token, start, end)
-    #: the sentence as quoted evidence (a speaker label off), or None: it states no fact
-    fact: str | None = None
-    #: characters of the speaker label taken off ``fact``: a name inside it is no mention
-    label_end: int = 0
 
 
 @dataclass
@@ -132,12 +98,12 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
         max_pages: cap on entity + concept pages; by default it grows with the length.
     """
     sentences = split_sentences(doc.text)
-    _mark_facts(sentences)
+    mark_facts(sentences)
     body = [s for s in sentences if not s.heading]
     if not body:
         return Extraction(title=doc.title, summary=[], warnings=["no sentences to extract from"])
     cap = max_pages if max_pages is not None else page_cap(len(doc.text))
-    lower_counts = _lowercase_counts(sentences)
+    lower_counts = lowercase_counts(sentences)
     ranked = _rank_sentences(body)
     n_summary = min(6, max(3, round(2 + math.log2(1 + len(body) / 8))))
     summary = _pick_diverse(ranked, n_summary)
@@ -207,136 +173,10 @@ def page_cap(chars: int) -> int:
 # --- sentences -------------------------------------------------------------------------
 
 
-def split_sentences(text: str) -> list[_Sentence]:
-    """Sentences in source order; headings and list items are units of their own."""
-    out: list[_Sentence] = []
-    for unit, heading in _units(text):
-        pieces = [unit] if heading else _split_unit(unit)
-        for piece in (part for whole in pieces for part in _bounded(whole)):
-            piece = piece.strip()
-            if piece:
-                sentence = _Sentence(piece, len(out), heading)
-                sentence.tokens = _tokens(piece)
-                out.append(sentence)
-    return out
-
-
-def _mark_facts(sentences: list[_Sentence]) -> None:
-    """Set each sentence's ``fact``: what of it may be quoted as evidence on a page.
-
-    Interview scaffolding is not a fact: a question, or an answer too short to state
-    anything once its speaker label is off ("Raman: Downsampling.", "Q: Why Rust?"),
-    gets none. A label is taken off only when it is a speaker's (it opens two or more
-    sentences of the source, as "Q:" and "Raman:" do in a transcript) and what is left
-    is a full sentence; a label used once ("Kestrel Cloud: It stores ...") stays, as
-    the subject it names. A name inside a label taken off is not a mention of it for
-    evidence: the speaker's page does not collect every answer she gave.
-    """
-    labels = Counter(m.group(0).strip() for s in sentences if (m := _LABEL_RE.match(s.text)))
-    for sentence in sentences:
-        text = sentence.text
-        label = _LABEL_RE.match(text)
-        rest = text[label.end() :] if label else text
-        if (
-            text.rstrip("\"'”’) ").endswith("?")
-            or len(_FACT_WORD_RE.findall(rest)) < MIN_FACT_WORDS
-        ):
-            continue
-        speaker = label is not None and labels[label.group(0).strip()] >= 2
-        if speaker and label is not None and _FULL_SENTENCE_RE.match(rest):
-            sentence.fact, sentence.label_end = rest, label.end()
-        else:
-            sentence.fact = text
-
-
-def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """Word tokens with offsets, leaving out inline code (commands are not names)."""
-    code = [m.span() for m in re.finditer(r"`[^`\n]*`", text)]
-    return [
-        (m.group(0), m.start(), m.end())
-        for m in _TOKEN_RE.finditer(text)
-        if not any(a <= m.start() < b for a, b in code)
-    ]
-
-
-def _units(text: str) -> Iterable[tuple[str, bool]]:
-    """Paragraphs with wrapped lines joined; a heading, list item or title line stands alone.
-
-    Fenced code and table rows are left out: they are no sentences, and a table row's many
-    terms would make it look central to the summary."""
-    text = _FENCE_RE.sub("\n\n", text)
-    text = _TABLE_ROW_RE.sub("", text)
-    for para in re.split(r"\n\s*\n", text):
-        current: list[str] = []
-        lines = [ln.strip() for ln in para.splitlines() if ln.strip()]
-        for i, line in enumerate(lines):
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if _HEADING_RE.match(line):
-                if current:
-                    yield " ".join(current), False
-                    current = []
-                yield _HEADING_RE.sub("", line).strip("# "), True
-                continue
-            if _LIST_RE.match(line) and current:
-                yield " ".join(current), False
-                current = []
-            current.append(_LIST_RE.sub("", line) if _LIST_RE.match(line) else line)
-            # A short line that ends no sentence, followed by a capital, is a title line
-            # (a PDF's heading, a text file's first line), not a wrapped sentence.
-            if (
-                len(line) <= 80
-                and not re.search(r"[.!?:;,]$", line)
-                and nxt[:1].isupper()
-                and len(current) == 1
-            ):
-                yield current[0], True
-                current = []
-        if current:
-            # a one-line paragraph that ends no sentence is a title ("An interview with ...")
-            lone = len(lines) == 1 and len(lines[0]) <= 100 and not re.search(r"[.!?]$", lines[0])
-            yield " ".join(current), lone
-
-
-def _bounded(text: str) -> list[str]:
-    """A run-on "sentence" (no punctuation for pages) cut at spaces into quotable pieces."""
-    pieces = []
-    while len(text) > MAX_SENTENCE_CHARS:
-        cut = text.rfind(" ", MAX_SENTENCE_CHARS // 2, MAX_SENTENCE_CHARS)
-        cut = cut if cut > 0 else MAX_SENTENCE_CHARS
-        pieces.append(text[:cut])
-        text = text[cut:].lstrip()
-    pieces.append(text)
-    return pieces
-
-
-def _split_unit(unit: str) -> list[str]:
-    parts: list[str] = []
-    start = 0
-    for match in _SENTENCE_END_RE.finditer(unit):
-        candidate = unit[start : match.start()]
-        if _ABBREV_END_RE.search(candidate):
-            continue  # "Dr. Raman", "P. Raman": not a sentence end
-        parts.append(candidate)
-        start = match.end()
-    parts.append(unit[start:])
-    return parts
-
-
-def _lowercase_counts(sentences: list[_Sentence]) -> Counter[str]:
-    """How often each word appears in lower case: a capitalised word that also appears
-    lower case is a common word, not a name."""
-    counts: Counter[str] = Counter()
-    for s in sentences:
-        for tok, _a, _b in s.tokens:
-            if tok[:1].islower():
-                counts[tok] += 1
-    return counts
-
-
 # --- summary ---------------------------------------------------------------------------
 
 
-def _terms(sentence: _Sentence) -> list[str]:
+def _terms(sentence: Sentence) -> list[str]:
     return [
         fold(t.lower())
         for t, _a, _b in sentence.tokens
@@ -344,7 +184,7 @@ def _terms(sentence: _Sentence) -> list[str]:
     ]
 
 
-def _rank_sentences(body: list[_Sentence]) -> list[_Sentence]:
+def _rank_sentences(body: list[Sentence]) -> list[Sentence]:
     """Sentences by centrality (tf-idf cosine with the centroid) times a position prior."""
     term_lists = [_terms(s) for s in body]
     df: Counter[str] = Counter()
@@ -374,9 +214,9 @@ def _rank_sentences(body: list[_Sentence]) -> list[_Sentence]:
     return [s for _score, _pos, s in scored]
 
 
-def _pick_diverse(ranked: list[_Sentence], k: int) -> list[_Sentence]:
+def _pick_diverse(ranked: list[Sentence], k: int) -> list[Sentence]:
     """The first ``k`` of ``ranked`` that do not repeat one already picked (Jaccard > 0.5)."""
-    picked: list[_Sentence] = []
+    picked: list[Sentence] = []
     seen: list[set[str]] = []
     for s in ranked:
         if len(picked) >= k:
@@ -401,7 +241,7 @@ def _is_name_token(tok: str) -> bool:
     return tok[:1].isupper() or (tok[:1].isalpha() and any(c.isupper() for c in tok[1:]))
 
 
-def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
+def _spans(sentence: Sentence, lower_counts: Counter[str]) -> list[_Mention]:
     """Runs of capitalised tokens (with "of"/"for" inside, honorifics and initials) in one
     sentence, as mentions with their version and context."""
     toks = sentence.tokens
@@ -456,7 +296,7 @@ def _spans(sentence: _Sentence, lower_counts: Counter[str]) -> list[_Mention]:
 
 
 def _mention(
-    words: list[str], sentence: _Sentence, i: int, j: int, lower_counts: Counter[str]
+    words: list[str], sentence: Sentence, i: int, j: int, lower_counts: Counter[str]
 ) -> _Mention | None:
     toks = sentence.tokens
     # The first word of a sentence, or after a colon or an opening quote, is capitalised
@@ -546,7 +386,7 @@ def _key(core: str) -> str:
 
 
 def _entities(
-    sentences: list[_Sentence],
+    sentences: list[Sentence],
     lower_counts: Counter[str],
     score_of: dict[int, int],
     limit: int,
@@ -609,7 +449,7 @@ def _fits_a_full_name(group: _Group, groups: dict[str, _Group]) -> bool:
     )
 
 
-def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[_Sentence]) -> None:
+def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[Sentence]) -> None:
     """Group names that are the same thing within this source, only when unambiguous."""
     multi = {k: g for k, g in groups.items() if len(g.words) > 1}
     for key, g in groups.items():
@@ -660,7 +500,7 @@ def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[_
 
 
 def _merge_stated_aliases(
-    groups: dict[str, _Group], uf: _UnionFind, sentences: list[_Sentence]
+    groups: dict[str, _Group], uf: _UnionFind, sentences: list[Sentence]
 ) -> None:
     """ "Open Telemetry Data Foundation (OTDF)" and "KesQL, the Kestrel Query Language"."""
     by_sentence: dict[int, list[_Mention]] = defaultdict(list)
@@ -726,7 +566,7 @@ def _initials(words: list[str]) -> str:
 
 
 def _entity_page(
-    members: list[_Group], sentences: list[_Sentence], score_of: dict[int, int]
+    members: list[_Group], sentences: list[Sentence], score_of: dict[int, int]
 ) -> PlannedPage | None:
     mentions = [m for g in members for m in g.mentions]
     surfaces: Counter[str] = Counter()
@@ -751,7 +591,7 @@ def _entity_page(
         type=etype,
         aliases=[a for a in aliases if a and a != name],
         description=_description(name, members, sentences, positions),
-        facts=_evidence(stated, sentences, score_of),
+        facts=evidence(stated, sentences, score_of),
         mentions=len(mentions),
     )
 
@@ -770,7 +610,7 @@ def _canonical(members: list[_Group], surfaces: Counter[str]) -> str:
 
 
 def _entity_type(
-    name: str, members: list[_Group], mentions: list[_Mention], sentences: list[_Sentence]
+    name: str, members: list[_Group], mentions: list[_Mention], sentences: list[Sentence]
 ) -> str:
     votes: Counter[str] = Counter()
     words = [w.lower() for w in name.split()]
@@ -861,7 +701,7 @@ def _definition_tail(text: str, names: list[str]) -> str | None:
 
 
 def _description(
-    name: str, members: list[_Group], sentences: list[_Sentence], positions: list[int]
+    name: str, members: list[_Group], sentences: list[Sentence], positions: list[int]
 ) -> str:
     """The first sentence that defines the entity ("X is a ..."), else the first mention."""
     names = sorted({name, *(g.core for g in members)}, key=len, reverse=True)
@@ -870,22 +710,6 @@ def _description(
             return sentences[pos].text[:MAX_DESCRIPTION]
     statements = [p for p in positions if not sentences[p].text.endswith("?")] or positions
     return sentences[statements[0]].text[:MAX_DESCRIPTION] if statements else ""
-
-
-def _evidence(
-    positions: list[int], sentences: list[_Sentence], score_of: dict[int, int]
-) -> list[Evidence]:
-    """The first mentions and the most central others, capped, in source order.
-
-    Only sentences that state a fact (see :func:`_mark_facts`), quoted as marked there.
-    """
-    body = [p for p in positions if not sentences[p].heading and sentences[p].fact]
-    chosen = set(body[:2])
-    for p in sorted(body, key=lambda p: score_of.get(p, len(score_of))):
-        if len(chosen) >= MAX_EVIDENCE:
-            break
-        chosen.add(p)
-    return [Evidence(sentences[p].fact or "", p) for p in sorted(chosen)]
 
 
 def _entity_rank(page: PlannedPage) -> tuple[float, str]:
@@ -899,7 +723,7 @@ def _entity_rank(page: PlannedPage) -> tuple[float, str]:
 
 
 def _concepts(
-    sentences: list[_Sentence],
+    sentences: list[Sentence],
     lower_counts: Counter[str],
     entities: list[PlannedPage],
     score_of: dict[int, int],
@@ -984,7 +808,7 @@ def _concepts(
                 type="concept",
                 aliases=sorted(f for f in forms[key] if f != name),
                 description=_concept_description(name, positions, sentences),
-                facts=_evidence(positions, sentences, score_of),
+                facts=evidence(positions, sentences, score_of),
                 mentions=counts[key],
             )
         )
@@ -1000,7 +824,7 @@ def _term_like(words: list[str]) -> bool:
     )
 
 
-def _content_runs(sentence: _Sentence, names: set[str]) -> list[tuple[list[str], bool]]:
+def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], bool]]:
     """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation,
     each with whether a determiner ("the", "a", "each") stands right before it.
 
@@ -1051,7 +875,7 @@ def _concept_name(key: str, forms: Counter[str]) -> str:
     return key if key in forms else max(forms, key=lambda f: (forms[f], -len(f), f))
 
 
-def _concept_description(name: str, positions: list[int], sentences: list[_Sentence]) -> str:
+def _concept_description(name: str, positions: list[int], sentences: list[Sentence]) -> str:
     pattern = re.compile(rf"\b{re.escape(name)}\w*\s+(?:is|are|was|were|means)\s", re.IGNORECASE)
     for pos in positions:
         if pattern.search(sentences[pos].text):

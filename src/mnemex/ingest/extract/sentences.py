@@ -1,0 +1,214 @@
+"""A source as sentences, and which of them a page may quote.
+
+Paragraphs are split on sentence ends, guarding honorifics and initials ("Dr. Priya
+Raman", "P. Raman"); hard-wrapped lines (text files, PDFs) are joined; headings, list
+items and title lines stand alone; fenced code and table rows are left out. Each
+sentence is marked with what of it may be quoted as a fact (:func:`mark_facts`), and
+:func:`evidence` picks a page's quotes from those.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mnemex.ingest.records import Evidence
+
+MAX_EVIDENCE = 6  # quoted sentences per page from one source
+MAX_DESCRIPTION = 400  # characters of a page's description, a sentence of the source
+MAX_SENTENCE_CHARS = 600  # longer runs are cut, so every quote stays readable
+MIN_FACT_WORDS = 5  # fewer words (a speaker label aside) state no fact: "Raman: Downsampling."
+
+_ABBREV_END_RE = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|\b[A-Z]\.)$"
+)
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_TABLE_ROW_RE = re.compile(r"^\s*\|.*$", re.MULTILINE)
+_LIST_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
+_TOKEN_RE = re.compile(
+    r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Inc|Ltd|Corp|Co|St)\.(?=\s)"
+    r"|[A-Z]\.(?=\s+[A-Z])"
+    r"|[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*"
+    r"|v?\d+(?:\.\d+)*"
+    r"|&"
+)
+
+#: A leading label: "Q:", "Raman:", "Dr. Priya Raman:" (up to three capitalised words).
+_LABEL_RE = re.compile(
+    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}:\s+"
+)
+_FACT_WORD_RE = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*")
+#: A full sentence: a capital, digit or opening quote first, a sentence end last.
+_FULL_SENTENCE_RE = re.compile(r"^[\"'“‘(]?[A-Z0-9].*[.!][\"'”’)]*$", re.DOTALL)
+
+
+@dataclass
+class Sentence:
+    """One sentence of the source (or a heading), at ``position`` in source order."""
+
+    text: str
+    position: int
+    heading: bool = False
+    tokens: list[tuple[str, int, int]] = field(default_factory=list)  # (token, start, end)
+    #: the sentence as quoted evidence (a speaker label off), or None: it states no fact
+    fact: str | None = None
+    #: characters of the speaker label taken off ``fact``: a name inside it is no mention
+    label_end: int = 0
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences in source order; headings and list items are units of their own."""
+    out: list[Sentence] = []
+    for unit, heading in _units(text):
+        pieces = [unit] if heading else _split_unit(unit)
+        for piece in (part for whole in pieces for part in _bounded(whole)):
+            piece = piece.strip()
+            if piece:
+                sentence = Sentence(piece, len(out), heading)
+                sentence.tokens = _tokens(piece)
+                out.append(sentence)
+    return out
+
+
+def mark_facts(sentences: list[Sentence]) -> None:
+    """Set each sentence's ``fact``: what of it may be quoted as evidence on a page.
+
+    Interview scaffolding is not a fact: a question, or an answer too short to state
+    anything once its speaker label is off ("Raman: Downsampling.", "Q: Why Rust?"),
+    gets none. A label is taken off only when it is a speaker's (it opens two or more
+    sentences of the source, as "Q:" and "Raman:" do in a transcript) and what is left
+    is a full sentence; a label used once ("Kestrel Cloud: It stores ...") stays, as
+    the subject it names. A name inside a label taken off is not a mention of it for
+    evidence: the speaker's page does not collect every answer she gave.
+    """
+    labels = Counter(m.group(0).strip() for s in sentences if (m := _LABEL_RE.match(s.text)))
+    for sentence in sentences:
+        text = sentence.text
+        label = _LABEL_RE.match(text)
+        rest = text[label.end() :] if label else text
+        if (
+            text.rstrip("\"'”’) ").endswith("?")
+            or len(_FACT_WORD_RE.findall(rest)) < MIN_FACT_WORDS
+        ):
+            continue
+        speaker = label is not None and labels[label.group(0).strip()] >= 2
+        if speaker and label is not None and _FULL_SENTENCE_RE.match(rest):
+            sentence.fact, sentence.label_end = rest, label.end()
+        else:
+            sentence.fact = text
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Word tokens with offsets, leaving out inline code (commands are not names)."""
+    code = [m.span() for m in re.finditer(r"`[^`\n]*`", text)]
+    return [
+        (m.group(0), m.start(), m.end())
+        for m in _TOKEN_RE.finditer(text)
+        if not any(a <= m.start() < b for a, b in code)
+    ]
+
+
+def _units(text: str) -> Iterable[tuple[str, bool]]:
+    """Paragraphs with wrapped lines joined; a heading, list item or title line stands alone.
+
+    Fenced code and table rows are left out: they are no sentences, and a table row's many
+    terms would make it look central to the summary."""
+    text = _FENCE_RE.sub("\n\n", text)
+    text = _TABLE_ROW_RE.sub("", text)
+    for para in re.split(r"\n\s*\n", text):
+        current: list[str] = []
+        lines = [ln.strip() for ln in para.splitlines() if ln.strip()]
+        for i, line in enumerate(lines):
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if _HEADING_RE.match(line):
+                if current:
+                    yield " ".join(current), False
+                    current = []
+                yield _HEADING_RE.sub("", line).strip("# "), True
+                continue
+            if _LIST_RE.match(line) and current:
+                yield " ".join(current), False
+                current = []
+            current.append(_LIST_RE.sub("", line) if _LIST_RE.match(line) else line)
+            # A short line that ends no sentence, followed by a capital, is a title line
+            # (a PDF's heading, a text file's first line), not a wrapped sentence.
+            if (
+                len(line) <= 80
+                and not re.search(r"[.!?:;,]$", line)
+                and nxt[:1].isupper()
+                and len(current) == 1
+            ):
+                yield current[0], True
+                current = []
+        if current:
+            # a one-line paragraph that ends no sentence is a title ("An interview with ...")
+            lone = len(lines) == 1 and len(lines[0]) <= 100 and not re.search(r"[.!?]$", lines[0])
+            yield " ".join(current), lone
+
+
+def _bounded(text: str) -> list[str]:
+    """A run-on "sentence" (no punctuation for pages) cut at spaces into quotable pieces."""
+    pieces = []
+    while len(text) > MAX_SENTENCE_CHARS:
+        cut = text.rfind(" ", MAX_SENTENCE_CHARS // 2, MAX_SENTENCE_CHARS)
+        cut = cut if cut > 0 else MAX_SENTENCE_CHARS
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip()
+    pieces.append(text)
+    return pieces
+
+
+def _split_unit(unit: str) -> list[str]:
+    parts: list[str] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(unit):
+        candidate = unit[start : match.start()]
+        if _ABBREV_END_RE.search(candidate):
+            continue  # "Dr. Raman", "P. Raman": not a sentence end
+        parts.append(candidate)
+        start = match.end()
+    parts.append(unit[start:])
+    return parts
+
+
+def lowercase_counts(sentences: list[Sentence]) -> Counter[str]:
+    """How often each word appears in lower case: a capitalised word that also appears
+    lower case is a common word, not a name."""
+    counts: Counter[str] = Counter()
+    for s in sentences:
+        for tok, _a, _b in s.tokens:
+            if tok[:1].islower():
+                counts[tok] += 1
+    return counts
+
+
+def evidence(
+    positions: list[int], sentences: list[Sentence], score_of: dict[int, int]
+) -> list[Evidence]:
+    """The first mentions and the most central others, capped, in source order.
+
+    Only sentences that state a fact (see :func:`mark_facts`), quoted as marked there.
+    """
+    body = [p for p in positions if not sentences[p].heading and sentences[p].fact]
+    chosen = set(body[:2])
+    for p in sorted(body, key=lambda p: score_of.get(p, len(score_of))):
+        if len(chosen) >= MAX_EVIDENCE:
+            break
+        chosen.add(p)
+    return [Evidence(sentences[p].fact or "", p) for p in sorted(chosen)]
+
+
+__all__ = [
+    "MAX_DESCRIPTION",
+    "MAX_EVIDENCE",
+    "MAX_SENTENCE_CHARS",
+    "Sentence",
+    "evidence",
+    "lowercase_counts",
+    "mark_facts",
+    "split_sentences",
+]

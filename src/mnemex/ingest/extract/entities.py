@@ -36,6 +36,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from mnemex.ingest.extract.concepts import find_concepts, fold_acronyms
 from mnemex.ingest.extract.sentences import (
     MAX_DESCRIPTION,
     MAX_EVIDENCE,
@@ -47,13 +48,12 @@ from mnemex.ingest.extract.sentences import (
 )
 from mnemex.ingest.extract.summary import rank_sentences, summarise
 from mnemex.ingest.extract.words import (
+    ACRONYM_RE,
     AWARD_WORDS,
     CONNECTORS,
-    DETERMINERS,
     EVENT_WORDS,
     FIRST_NAMES,
     GENERIC_ACRONYMS,
-    GENERIC_NOUNS,
     HONORIFICS,
     MONTHS,
     ORG_CONTEXT,
@@ -111,8 +111,10 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     where: dict[str, set[int]] = {}
     reserved = min(max(2, cap // 4), cap // 2)  # room kept for concepts
     entities = _entities(sentences, lower_counts, score_of, cap - reserved, where)
-    concepts = _concepts(sentences, lower_counts, entities, score_of, cap - len(entities), where)
-    pages = _fold_acronyms(entities, concepts, where)
+    concepts = find_concepts(
+        sentences, lower_counts, entities, score_of, cap - len(entities), where
+    )
+    pages = fold_acronyms(entities, concepts, where)
     relations = _relations(pages, where, limit=2 * len(pages))
     return Extraction(
         title=doc.title,
@@ -122,42 +124,6 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
         relations=relations,
         extractor="offline",
     )
-
-
-_ACRONYM_RE = re.compile(r"[A-Z]{2,6}s?")
-
-
-def _fold_acronyms(
-    entities: list[PlannedPage], concepts: list[PlannedPage], where: dict[str, set[int]]
-) -> list[PlannedPage]:
-    """ "retrieval-augmented generation (RAG)": the acronym is the concept's, not an entity.
-
-    An all-capitals entity whose letters are the initials of exactly one concept's words
-    (split at spaces and hyphens) becomes that concept's alias, with its evidence.
-    """
-    kept = []
-    for entity in entities:
-        letters = entity.name.removesuffix("s").lower()  # "LLMs"
-        fits = []
-        if _ACRONYM_RE.fullmatch(entity.name):
-            fits = [
-                c
-                for c in concepts
-                if "".join(w[0] for w in re.split(r"[\s-]+", c.name) if w) == letters
-            ]
-        if len(fits) != 1:
-            kept.append(entity)
-            continue
-        concept = fits[0]
-        concept.aliases = list(dict.fromkeys([*concept.aliases, entity.name, *entity.aliases]))
-        seen = {e.text for e in concept.facts}
-        extra = [e for e in entity.facts if e.text not in seen]
-        cap = max(len(concept.facts), len(entity.facts), MAX_EVIDENCE)
-        concept.facts = sorted([*concept.facts, *extra], key=lambda e: e.position)[:cap]
-        concept.mentions += entity.mentions
-        concept.description = concept.description or entity.description
-        where[concept.name] = where.get(concept.name, set()) | where.pop(entity.name, set())
-    return kept + concepts
 
 
 def page_cap(chars: int) -> int:
@@ -246,7 +212,7 @@ def _mention(
         or (
             by_position
             and j - first == 2
-            and _ACRONYM_RE.fullmatch(toks[first + 1][0]) is not None
+            and ACRONYM_RE.fullmatch(toks[first + 1][0]) is not None
             and toks[first][0].lower() in english_words()
         )
     ):
@@ -649,170 +615,6 @@ def _entity_rank(page: PlannedPage) -> tuple[float, str]:
     if page.type != "thing":
         weight *= 1.3
     return weight, page.name
-
-
-# --- concepts --------------------------------------------------------------------------
-
-
-def _concepts(
-    sentences: list[Sentence],
-    lower_counts: Counter[str],
-    entities: list[PlannedPage],
-    score_of: dict[int, int],
-    limit: int,
-    where: dict[str, set[int]],
-) -> list[PlannedPage]:
-    """Repeated lowercase noun phrases, RAKE-style, as concept pages (sentences in ``where``)."""
-    if limit <= 0:
-        return []
-    entity_words = {w.lower() for p in entities for n in (p.name, *p.aliases) for w in n.split()}
-    counts: Counter[str] = Counter()
-    forms: dict[str, Counter[str]] = defaultdict(Counter)
-    found_in: dict[str, set[int]] = defaultdict(set)
-    with_determiner: Counter[str] = Counter()  # "the workload": a noun, not "reports"
-    for s in sentences:
-        # a phrase in a heading counts (headings name what a source is about) but a
-        # heading is no evidence
-        for run, determined in _content_runs(s, entity_words):
-            if determined:  # the head of "the ingest workload" is a noun
-                with_determiner[fold(run[-1])] += 1
-            for n in (1, 2, 3):
-                for k in range(len(run) - n + 1):
-                    gram = run[k : k + n]
-                    key = " ".join([*gram[:-1], fold(gram[-1])])
-                    counts[key] += 1
-                    forms[key][" ".join(gram)] += 1
-                    if not s.heading:
-                        found_in[key].add(s.position)
-    candidates = []
-    for key, count in counts.items():
-        words = key.split()
-        if not found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in STOPWORDS:
-            continue
-        # "applies columnar compression", "workload exercises downsampling": a word in -s
-        # before the head is a verb, not a modifier
-        if any(re.search(r"[^su]s$", w) and "-" not in w for w in words[:-1]):
-            continue
-        if set(words) <= entity_words:
-            continue
-        if len(words) == 1:
-            if key in GENERIC_NOUNS:
-                continue
-            nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
-            common = count >= 4 and len(key) > 5 and with_determiner[key] >= 2
-            if not ((count >= 2 and nounish and len(key) > 6) or common):
-                continue
-        elif count < 2 and not _term_like(words):
-            continue
-        # a phrase beats a single word seen as often: "storage engine" over "storage";
-        # a phrase seen once comes after every repeated one
-        score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
-        if count < 2:
-            score *= 0.5
-        candidates.append((score, key))
-    # a word that mostly occurs inside a longer phrase is that phrase's: "compression"
-    # seen twice, once as "columnar compression", gives way to the phrase
-    phrases = [k for _s, k in candidates if " " in k]
-    candidates = [
-        (score, key)
-        for score, key in candidates
-        if " " in key
-        or not any(_overlaps(key, p) and 2 * counts[p] >= counts[key] for p in phrases)
-    ]
-    candidates.sort(key=lambda c: (-c[0], c[1]))
-    kept: list[str] = []
-    for _score, key in candidates:
-        if len(kept) >= limit:
-            break
-        # "merge tree" under "log-structured merge tree", or the other way round
-        if any(_overlaps(key, other) for other in kept):
-            continue
-        kept.append(key)
-    pages = []
-    for key in kept:
-        name = _concept_name(key, forms[key])
-        positions = sorted(found_in[key])
-        where.setdefault(name, set(positions))
-        pages.append(
-            PlannedPage(
-                name=name,
-                kind="concept",
-                type="concept",
-                aliases=sorted(f for f in forms[key] if f != name),
-                description=_concept_description(name, positions, sentences),
-                facts=evidence(positions, sentences, score_of),
-                mentions=counts[key],
-            )
-        )
-    return pages
-
-
-def _term_like(words: list[str]) -> bool:
-    """A phrase seen once that still reads as a technical term: "delta-of-delta encoding",
-    "columnar compression" (a hyphenated word, or a noun-suffixed head)."""
-    head = words[-1]
-    return any("-" in w and len(w) > 6 for w in words) or bool(
-        re.search(r"(tion|sion|ment|ance|ence|ity|ism|ogy|ing)$", head) and len(head) > 7
-    )
-
-
-def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], bool]]:
-    """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation,
-    each with whether a determiner ("the", "a", "each") stands right before it.
-
-    A sentence's capitalised first word counts as a content word unless it is part of a
-    name ("Compaction merges..." but not "Tidewater compacts...")."""
-    runs: list[tuple[list[str], bool]] = []
-    current: list[str] = []
-    determined = False
-    text = sentence.text
-    prev_end = None
-    prev_word = ""
-    for idx, (tok, start, end) in enumerate(sentence.tokens):
-        word = tok.lower()
-        gap = text[prev_end:start] if prev_end is not None else ""
-        prev_end = end
-        first_capital = idx == 0 and tok[:1].isupper() and not tok.isupper()
-        usable = (
-            (tok[:1].islower() or (first_capital and word not in names))
-            and word not in STOPWORDS
-            and len(word) > 2
-            and not word[:1].isdigit()
-        )
-        if gap.strip() or not usable:
-            if current:
-                runs.append((current, determined))
-            current = []
-        if usable:
-            if not current:
-                determined = prev_word in DETERMINERS and not gap.strip()
-            current.append(word)
-        prev_word = word
-    if current:
-        runs.append((current, determined))
-    return runs
-
-
-def _overlaps(a: str, b: str) -> bool:
-    """One phrase inside the other, or two words in a row in common (the same term
-    cut two ways: "general key-value store", "key-value store wastes")."""
-    if f" {a} " in f" {b} " or f" {b} " in f" {a} ":
-        return True
-    pairs_a = set(itertools.pairwise(a.split()))
-    return bool(pairs_a & set(itertools.pairwise(b.split())))
-
-
-def _concept_name(key: str, forms: Counter[str]) -> str:
-    """The singular when the source uses it at all, else its most used form."""
-    return key if key in forms else max(forms, key=lambda f: (forms[f], -len(f), f))
-
-
-def _concept_description(name: str, positions: list[int], sentences: list[Sentence]) -> str:
-    pattern = re.compile(rf"\b{re.escape(name)}\w*\s+(?:is|are|was|were|means)\s", re.IGNORECASE)
-    for pos in positions:
-        if pattern.search(sentences[pos].text):
-            return sentences[pos].text[:MAX_DESCRIPTION]
-    return sentences[positions[0]].text[:MAX_DESCRIPTION] if positions else ""
 
 
 # --- relations -------------------------------------------------------------------------

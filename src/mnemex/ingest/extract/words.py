@@ -1,15 +1,17 @@
-"""The word lists the offline extractor reads sentences by, written as text.
+"""The words the offline extractor reads sentences by, written as text.
 
 Stopwords, the cue words that say what kind of thing a name is (an organisation, a
 tool, a place, a person...), common first names and places, words too generic to
-be a page, and :func:`english_words`, the common English vocabulary a capitalised
-sentence opener is checked against. All lowercase except :data:`GENERIC_ACRONYMS`.
+be a page (all lowercase but :data:`GENERIC_ACRONYMS`), what an acronym looks like,
+the crude singular :func:`fold`, and :func:`english_words`, the common English
+vocabulary a capitalised sentence opener is checked against.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 
 
@@ -138,6 +140,9 @@ GENERIC_NOUNS = _words(
 DETERMINERS = _words("""the a an this that each every its their our your his her""")
 CONNECTORS = _words("""of for de van von der la du da di""")
 
+#: An acronym: two to six capitals, perhaps a plural "s" ("RAG", "LLMs").
+ACRONYM_RE = re.compile(r"[A-Z]{2,6}s?")
+
 
 def fold(word: str) -> str:
     """A crude singular: policies → policy, segments → segment (not class, bus, analysis)."""
@@ -158,6 +163,7 @@ def english_words() -> frozenset[str]:
 
 
 __all__ = [
+    "ACRONYM_RE",
     "AWARD_WORDS",
     "CONNECTORS",
     "DETERMINERS",

@@ -37,6 +37,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from mnemex.ingest.extract.concepts import find_concepts, fold_acronyms
+from mnemex.ingest.extract.relations import find_relations
 from mnemex.ingest.extract.sentences import (
     MAX_DESCRIPTION,
     MAX_EVIDENCE,
@@ -115,7 +116,7 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
         sentences, lower_counts, entities, score_of, cap - len(entities), where
     )
     pages = fold_acronyms(entities, concepts, where)
-    relations = _relations(pages, where, limit=2 * len(pages))
+    relations = find_relations(pages, where, limit=2 * len(pages))
     return Extraction(
         title=doc.title,
         summary=[s.text for s in summary],
@@ -615,36 +616,6 @@ def _entity_rank(page: PlannedPage) -> tuple[float, str]:
     if page.type != "thing":
         weight *= 1.3
     return weight, page.name
-
-
-# --- relations -------------------------------------------------------------------------
-
-
-def _relations(
-    pages: list[PlannedPage], where: dict[str, set[int]], *, limit: int
-) -> list[tuple[str, str, str]]:
-    """Pairs of pages named in the same sentence, most often first; fills ``related``."""
-    at: dict[int, list[str]] = defaultdict(list)
-    for page in pages:
-        for pos in where.get(page.name, ()):
-            at[pos].append(page.name)
-    pairs: Counter[tuple[str, str]] = Counter()
-    order = {p.name: i for i, p in enumerate(pages)}
-    for names in at.values():
-        unique = sorted(set(names), key=order.__getitem__)
-        for x in range(len(unique)):
-            for y in range(x + 1, len(unique)):
-                pairs[(unique[x], unique[y])] += 1
-    top = sorted(pairs.items(), key=lambda kv: (-kv[1], order[kv[0][0]], order[kv[0][1]]))
-    related: dict[str, list[str]] = defaultdict(list)
-    for (a, b), _count in top:
-        if len(related[a]) < 5:
-            related[a].append(b)
-        if len(related[b]) < 5:
-            related[b].append(a)
-    for page in pages:
-        page.related = related.get(page.name, [])
-    return [(a, "co-occurs with", b) for (a, b), _count in top[:limit]]
 
 
 __all__ = ["MAX_EVIDENCE", "extract_offline", "page_cap", "split_sentences"]

@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT / "tests" / "ingest"))
 
 from pdfgen import make_pdf, paginate  # noqa: E402
 
-from mnemex.ingest.extract import extract_offline, split_sentences  # noqa: E402
+from mnemex.ingest.extract import extract_offline  # noqa: E402
+from mnemex.ingest.extract.sentences import split_sentences  # noqa: E402
 from mnemex.ingest.readers import read_source, read_sources  # noqa: E402
 from mnemex.ingest.records import SourceDoc  # noqa: E402
 

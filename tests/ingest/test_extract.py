@@ -4,13 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from mnemex.ingest.extract import (
-    MAX_EVIDENCE,
-    MAX_SENTENCE_CHARS,
-    extract_offline,
-    page_cap,
-    split_sentences,
-)
+from mnemex.ingest.extract import extract_offline, page_cap
+from mnemex.ingest.extract.sentences import MAX_EVIDENCE, MAX_SENTENCE_CHARS, split_sentences
 from mnemex.ingest.readers import read_source, read_sources, read_text_source
 from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
 

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mnemex.errors import ModelOutputError, ModelUnavailable
-from mnemex.ingest.extract import extract_offline, page_cap, split_sentences
+from mnemex.ingest.extract import extract_offline, page_cap
+from mnemex.ingest.extract.sentences import split_sentences
 from mnemex.ingest.records import (
     ENTITY_TYPES,
     Evidence,

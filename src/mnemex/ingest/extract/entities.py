@@ -1,53 +1,23 @@
-"""The offline extractor: a deterministic :class:`Extraction` from a source, no model.
+"""Entities: the named things of a source (people, organisations, tools, places...).
 
-Modest and honest: every summary sentence, description and fact is a sentence of the
-source itself, quoted (a fact without a transcript's speaker label; questions and
-scraps too short to state anything are no facts). The pieces:
-
-- **sentences**: paragraphs split on sentence ends, guarding honorifics and initials
-  ("Dr. Priya Raman", "P. Raman"); hard-wrapped lines (text files, PDFs) are joined.
-- **summary**: each sentence is scored by its tf-idf cosine with the whole document's
-  centroid (a cheap stand-in for TextRank's centrality: a sentence like many others
-  is central), times a prior that favours the opening. The best 3-6 (more for longer
-  sources), skipping near-repeats, are returned *most central first*, as the
-  :class:`Extraction` contract says; ``key_points`` are the next best, in source order.
-- **entities**: runs of capitalised words, acronyms and CamelCase names, with
-  sentence-initial common words dropped. Variants within the source are grouped when
-  it is unambiguous: honorifics, "The", possessives, company suffixes and version
-  numbers come off; a lone surname or an initialled name ("Raman", "P. Raman") joins
-  the one full name it fits; an acronym joins the name whose initials it spells or
-  that it stands beside in parentheses; "KestrelDB" and "Kestrel" are one. Names that
-  merely share a word ("Raman Benchmark", "Priya Raman") stay apart.
-- **concepts**: repeated lowercase noun phrases (runs of content words between
-  stopwords, RAKE-style), plurals folded, sub-phrases of a kept phrase dropped.
-- **relations**: co-occurrence of two kept pages in one sentence, counted.
-
-Pages per source are capped at about 11 for a short article, growing with the log of
-the length (30 at most), so the wiki gets the few things a source is about rather
-than everything it names. Plain Python: a 100-page PDF's text extracts in a second
-or two.
+Runs of capitalised words, acronyms and CamelCase names, with sentence-initial common
+words dropped. Variants within the source are grouped when it is unambiguous:
+honorifics, "The", possessives, company suffixes and version numbers come off; a lone
+surname or an initialled name ("Raman", "P. Raman") joins the one full name it fits;
+an acronym joins the name whose initials it spells or that it stands beside in
+parentheses; "KestrelDB" and "Kestrel" are one. Names that merely share a word
+("Raman Benchmark", "Priya Raman") stay apart. Each group's type is voted from its
+name and the words around its first mentions.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from mnemex.ingest.extract.concepts import find_concepts, fold_acronyms
-from mnemex.ingest.extract.relations import find_relations
-from mnemex.ingest.extract.sentences import (
-    MAX_DESCRIPTION,
-    MAX_EVIDENCE,
-    Sentence,
-    evidence,
-    lowercase_counts,
-    mark_facts,
-    split_sentences,
-)
-from mnemex.ingest.extract.summary import rank_sentences, summarise
+from mnemex.ingest.extract.sentences import MAX_DESCRIPTION, Sentence, evidence
 from mnemex.ingest.extract.words import (
     ACRONYM_RE,
     AWARD_WORDS,
@@ -71,7 +41,7 @@ from mnemex.ingest.extract.words import (
     english_words,
     fold,
 )
-from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
+from mnemex.ingest.records import PlannedPage
 
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+$|^v\d+$")
 _YEAR_RE = re.compile(r"^(?:19|20)\d\d$")
@@ -90,49 +60,6 @@ class _Mention:
     version: str | None = None
     honorific: bool = False
     context: tuple[str, ...] = ()  # lowercase words around it
-
-
-def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extraction:
-    """Extract summary, entities, concepts and relations from ``doc``, deterministically.
-
-    Args:
-        doc: the read source.
-        max_pages: cap on entity + concept pages; by default it grows with the length.
-    """
-    sentences = split_sentences(doc.text)
-    mark_facts(sentences)
-    body = [s for s in sentences if not s.heading]
-    if not body:
-        return Extraction(title=doc.title, summary=[], warnings=["no sentences to extract from"])
-    cap = max_pages if max_pages is not None else page_cap(len(doc.text))
-    lower_counts = lowercase_counts(sentences)
-    ranked = rank_sentences(body)
-    summary, key_points = summarise(ranked)
-    score_of = {s.position: i for i, s in enumerate(ranked)}
-    where: dict[str, set[int]] = {}
-    reserved = min(max(2, cap // 4), cap // 2)  # room kept for concepts
-    entities = _entities(sentences, lower_counts, score_of, cap - reserved, where)
-    concepts = find_concepts(
-        sentences, lower_counts, entities, score_of, cap - len(entities), where
-    )
-    pages = fold_acronyms(entities, concepts, where)
-    relations = find_relations(pages, where, limit=2 * len(pages))
-    return Extraction(
-        title=doc.title,
-        summary=[s.text for s in summary],
-        key_points=[s.text for s in key_points],
-        pages=pages,
-        relations=relations,
-        extractor="offline",
-    )
-
-
-def page_cap(chars: int) -> int:
-    """Entity + concept pages for a source of ``chars`` characters: ~11 short, 30 at most."""
-    return max(5, min(30, round(8 + 3 * math.log2(1 + chars / 1500))))
-
-
-# --- entities --------------------------------------------------------------------------
 
 
 def _is_name_token(tok: str) -> bool:
@@ -284,7 +211,7 @@ def _key(core: str) -> str:
     return re.sub(r"[\s\-]+", " ", core.lower()).strip()
 
 
-def _entities(
+def find_entities(
     sentences: list[Sentence],
     lower_counts: Counter[str],
     score_of: dict[int, int],
@@ -618,4 +545,4 @@ def _entity_rank(page: PlannedPage) -> tuple[float, str]:
     return weight, page.name
 
 
-__all__ = ["MAX_EVIDENCE", "extract_offline", "page_cap", "split_sentences"]
+__all__ = ["find_entities"]

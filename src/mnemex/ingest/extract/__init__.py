@@ -51,9 +51,7 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     where: dict[str, set[int]] = {}
     reserved = min(max(2, cap // 4), cap // 2)  # room kept for concepts
     entities = find_entities(sentences, lower_counts, score_of, cap - reserved, where)
-    concepts = find_concepts(
-        sentences, lower_counts, entities, score_of, cap - len(entities), where
-    )
+    concepts = find_concepts(sentences, entities, score_of, cap - len(entities), where)
     pages = fold_acronyms(entities, concepts, where)
     relations = find_relations(pages, where, limit=2 * len(pages))
     return Extraction(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 
 from mnemex.ingest.extract.sentences import MAX_DESCRIPTION, MAX_EVIDENCE, Sentence, evidence
 from mnemex.ingest.extract.words import ACRONYM_RE, DETERMINERS, GENERIC_NOUNS, STOPWORDS, fold
@@ -19,7 +20,6 @@ from mnemex.ingest.records import PlannedPage
 
 def find_concepts(
     sentences: list[Sentence],
-    lower_counts: Counter[str],
     entities: list[PlannedPage],
     score_of: dict[int, int],
     limit: int,
@@ -29,58 +29,73 @@ def find_concepts(
     if limit <= 0:
         return []
     entity_words = {w.lower() for p in entities for n in (p.name, *p.aliases) for w in n.split()}
-    counts: Counter[str] = Counter()
-    forms: dict[str, Counter[str]] = defaultdict(Counter)
-    found_in: dict[str, set[int]] = defaultdict(set)
-    with_determiner: Counter[str] = Counter()  # "the workload": a noun, not "reports"
+    phrases = _count_phrases(sentences, entity_words)
+    pages = []
+    for key in _best_phrases(phrases, entity_words, limit):
+        forms = phrases.forms[key]
+        name = _concept_name(key, forms)
+        positions = sorted(phrases.found_in[key])
+        where.setdefault(name, set(positions))
+        pages.append(
+            PlannedPage(
+                name=name,
+                kind="concept",
+                type="concept",
+                aliases=sorted(f for f in forms if f != name),
+                description=_concept_description(name, positions, sentences),
+                facts=evidence(positions, sentences, score_of),
+                mentions=phrases.counts[key],
+            )
+        )
+    return pages
+
+
+@dataclass
+class _Phrases:
+    """Every run of one to three content words, keyed with its last word folded."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    forms: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    #: the body sentences it is in (a heading names what a source is about: it counts,
+    #: but it is no evidence)
+    found_in: defaultdict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    #: "the workload": a word seen after a determiner is a noun, not "reports"
+    with_determiner: Counter[str] = field(default_factory=Counter)
+
+
+def _count_phrases(sentences: list[Sentence], entity_words: set[str]) -> _Phrases:
+    phrases = _Phrases()
     for s in sentences:
-        # a phrase in a heading counts (headings name what a source is about) but a
-        # heading is no evidence
         for run, determined in _content_runs(s, entity_words):
             if determined:  # the head of "the ingest workload" is a noun
-                with_determiner[fold(run[-1])] += 1
+                phrases.with_determiner[fold(run[-1])] += 1
             for n in (1, 2, 3):
                 for k in range(len(run) - n + 1):
                     gram = run[k : k + n]
                     key = " ".join([*gram[:-1], fold(gram[-1])])
-                    counts[key] += 1
-                    forms[key][" ".join(gram)] += 1
+                    phrases.counts[key] += 1
+                    phrases.forms[key][" ".join(gram)] += 1
                     if not s.heading:
-                        found_in[key].add(s.position)
-    candidates = []
-    for key, count in counts.items():
-        words = key.split()
-        if not found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in STOPWORDS:
-            continue
-        # "applies columnar compression", "workload exercises downsampling": a word in -s
-        # before the head is a verb, not a modifier
-        if any(re.search(r"[^su]s$", w) and "-" not in w for w in words[:-1]):
-            continue
-        if set(words) <= entity_words:
-            continue
-        if len(words) == 1:
-            if key in GENERIC_NOUNS:
-                continue
-            nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
-            common = count >= 4 and len(key) > 5 and with_determiner[key] >= 2
-            if not ((count >= 2 and nounish and len(key) > 6) or common):
-                continue
-        elif count < 2 and not _term_like(words):
-            continue
-        # a phrase beats a single word seen as often: "storage engine" over "storage";
-        # a phrase seen once comes after every repeated one
-        score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
-        if count < 2:
-            score *= 0.5
-        candidates.append((score, key))
+                        phrases.found_in[key].add(s.position)
+    return phrases
+
+
+def _best_phrases(phrases: _Phrases, entity_words: set[str], limit: int) -> list[str]:
+    """The best ``limit`` phrases that may be concepts, no two of them overlapping."""
+    counts = phrases.counts
+    candidates = [
+        (score, key)
+        for key in counts
+        if (score := _concept_score(key, phrases, entity_words)) is not None
+    ]
     # a word that mostly occurs inside a longer phrase is that phrase's: "compression"
     # seen twice, once as "columnar compression", gives way to the phrase
-    phrases = [k for _s, k in candidates if " " in k]
+    multiword = [k for _s, k in candidates if " " in k]
     candidates = [
         (score, key)
         for score, key in candidates
         if " " in key
-        or not any(_overlaps(key, p) and 2 * counts[p] >= counts[key] for p in phrases)
+        or not any(_overlaps(key, p) and 2 * counts[p] >= counts[key] for p in multiword)
     ]
     candidates.sort(key=lambda c: (-c[0], c[1]))
     kept: list[str] = []
@@ -91,23 +106,34 @@ def find_concepts(
         if any(_overlaps(key, other) for other in kept):
             continue
         kept.append(key)
-    pages = []
-    for key in kept:
-        name = _concept_name(key, forms[key])
-        positions = sorted(found_in[key])
-        where.setdefault(name, set(positions))
-        pages.append(
-            PlannedPage(
-                name=name,
-                kind="concept",
-                type="concept",
-                aliases=sorted(f for f in forms[key] if f != name),
-                description=_concept_description(name, positions, sentences),
-                facts=evidence(positions, sentences, score_of),
-                mentions=counts[key],
-            )
-        )
-    return pages
+    return kept
+
+
+def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float | None:
+    """How strongly the phrase ``key`` reads as a concept, or None: it is none."""
+    count = phrases.counts[key]
+    words = key.split()
+    if not phrases.found_in[key] or words[-1].endswith(("ly", "ed")) or words[-1] in STOPWORDS:
+        return None
+    # "applies columnar compression", "workload exercises downsampling": a word in -s
+    # before the head is a verb, not a modifier
+    if any(re.search(r"[^su]s$", w) and "-" not in w for w in words[:-1]):
+        return None
+    if set(words) <= entity_words:
+        return None
+    if len(words) == 1:
+        if key in GENERIC_NOUNS:
+            return None
+        nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
+        common = count >= 4 and len(key) > 5 and phrases.with_determiner[key] >= 2
+        if not ((count >= 2 and nounish and len(key) > 6) or common):
+            return None
+    elif count < 2 and not _term_like(words):
+        return None
+    # a phrase beats a single word seen as often: "storage engine" over "storage";
+    # a phrase seen once comes after every repeated one
+    score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
+    return score * 0.5 if count < 2 else score
 
 
 def _term_like(words: list[str]) -> bool:

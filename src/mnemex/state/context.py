@@ -21,8 +21,8 @@ from mnemex.state.brief import get_brief
 from mnemex.state.handoff import list_handoffs
 from mnemex.text.sanitise import sanitise
 from mnemex.text.tokens import trim_to_tokens
-from mnemex.vault import check_name, parse_note
-from mnemex.vault.journal import read_journal
+from mnemex.vault import Vault, check_name, parse_note
+from mnemex.vault.journal import JournalRead, read_journal
 from mnemex.vault.projects import known_projects, project_exists
 
 DEFAULT_CONTEXT_TOKENS = 4000
@@ -131,6 +131,9 @@ def get_context(
 ) -> dict[str, Any]:
     """Where ``project`` stands, within ``max_tokens`` (see the module docstring).
 
+    Each part takes what fits of the budget left, in this order: brief, handoffs,
+    foundations, journal, memories; then the whole is cut to ``max_tokens``.
+
     Args:
         seen: foundation slug -> sha256 the caller already read; those bodies are not resent.
         hidden: project names not to list (private ones an interface does not serve).
@@ -140,19 +143,43 @@ def get_context(
     """
     check_name(project, "project")
     vault = brain.vault
-    seen = seen or {}
     has_foundations = (vault.root / "foundations" / project).is_dir()
     if not project_exists(vault, project) and not has_foundations:
-        known = [p for p in known_projects(vault) if p not in hidden]
-        return {
-            "project": project,
-            "known": False,
-            "projects": known,
-            "note": f"no project {project!r} yet (known: {', '.join(known) or 'none'}); "
-            "save_handoff with create=True starts it",
-        }
+        return _unknown_project(vault, project, hidden)
     brief = get_brief(vault, project)
-    out: dict[str, Any] = {
+    out = _frame(project, brief)
+    budget = _Budget(max_tokens - json_tokens(out) - 150)  # 150: room for the omission notes
+    if brief is not None:
+        _add_brief(out, brief, budget)
+    handoffs = list_handoffs(vault, project)
+    _add_handoffs(out, handoffs, budget)
+    if has_foundations:
+        _add_foundations(out, vault, seen or {}, budget)
+    _add_journal(out, read_journal(vault, project), journal_tail, budget)
+    # the memories that match what the brief and the newest handoffs are about
+    query = " ".join(
+        [str(brief["title"]) if brief else ""] + [str(h["headline"]) for h in handoffs[:3]]
+    )
+    _add_memories(out, _memories(brain, project, query, memories), budget)
+    _fit(out, max_tokens)
+    return out
+
+
+def _unknown_project(vault: Vault, project: str, hidden: tuple[str, ...]) -> dict[str, Any]:
+    """The answer for a project that does not exist: the ones that do, and how to start it."""
+    known = [p for p in known_projects(vault) if p not in hidden]
+    return {
+        "project": project,
+        "known": False,
+        "projects": known,
+        "note": f"no project {project!r} yet (known: {', '.join(known) or 'none'}); "
+        "save_handoff with create=True starts it",
+    }
+
+
+def _frame(project: str, brief: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer with every part still empty: the steps below fill it."""
+    return {
         "project": project,
         "known": True,
         "framing": _framing(project, brief["author"] if brief else None),
@@ -164,20 +191,24 @@ def get_context(
         "memories": [],
         "omitted": [],
     }
-    omitted: list[str] = out["omitted"]
-    budget = _Budget(max_tokens - json_tokens(out) - 150)  # 150: room for the omission notes
 
-    if brief is not None:
-        item = {k: brief[k] for k in ("path", "title", "author", "updated", "text")}
-        if budget.fits(item) or _trim_text(item, "text", budget):
-            out["brief"] = item
-            budget.spend(item)
-            if item.get("trimmed"):
-                omitted.append("brief trimmed to fit max_tokens; read it whole with get_brief")
-        else:
-            omitted.append("brief left out to fit max_tokens; read it with get_brief")
 
-    handoffs = list_handoffs(vault, project)
+def _add_brief(out: dict[str, Any], brief: dict[str, Any], budget: _Budget) -> None:
+    """The brief, trimmed if it must be."""
+    item = {k: brief[k] for k in ("path", "title", "author", "updated", "text")}
+    if budget.fits(item) or _trim_text(item, "text", budget):
+        out["brief"] = item
+        budget.spend(item)
+        if item.get("trimmed"):
+            out["omitted"].append("brief trimmed to fit max_tokens; read it whole with get_brief")
+    else:
+        out["omitted"].append("brief left out to fit max_tokens; read it with get_brief")
+
+
+def _add_handoffs(out: dict[str, Any], handoffs: list[dict[str, Any]], budget: _Budget) -> None:
+    """Newest first; only the newest may be trimmed, and the first that does not fit ends
+    the list."""
+    project = out["project"]
     for n, handoff in enumerate(handoffs):
         item = {
             k: handoff[k] for k in ("machine", "path", "headline", "updated", "provenance", "text")
@@ -186,89 +217,100 @@ def get_context(
             out["handoffs"].append(item)
             budget.spend(item)
             if item.get("trimmed"):
-                omitted.append(
+                out["omitted"].append(
                     f"handoff of {item['machine']} trimmed; read it whole with "
                     f"get_handoff(project={project!r}, machine={item['machine']!r})"
                 )
             continue
         rest = handoffs[n:]
-        omitted.append(
+        out["omitted"].append(
             f"{len(rest)} handoff(s) left out to fit max_tokens (machines: "
             f"{', '.join(h['machine'] for h in rest)}); read one with get_handoff(machine=...)"
         )
         break
 
-    if has_foundations:
-        try:
-            docs = sorted(list_foundations(vault, project), key=lambda d: d.get("order", 0))
-        except (MnemexError, OSError, ValueError) as exc:
-            docs = []
-            omitted.append(f"foundations could not be listed: {exc}")
-        entries = []
-        for doc in docs:
-            entry = {k: doc.get(k) for k in ("slug", "file", "sha256", "bytes", "order", "intact")}
-            entry["changed"] = seen.get(str(doc.get("slug"))) != doc.get("sha256")
-            entries.append(entry)
-        for entry in entries:
-            if budget.fits(entry):
-                out["foundations"].append(entry)
-                budget.spend(entry)
-            else:
-                omitted.append("foundations index cut to fit max_tokens")
-                break
-        unsent = []
-        for entry in out["foundations"]:
-            if not entry["changed"]:
-                continue
-            try:
-                doc = read_foundation(vault, project, entry["slug"])
-            except (MnemexError, OSError, ValueError):
-                unsent.append(entry["slug"])
-                continue
-            body = {"content": str(doc.get("content", ""))}
-            if budget.fits(body):
-                entry["content"] = body["content"]
-                budget.spend(body)
-            else:
-                unsent.append(entry["slug"])
-        if unsent:
-            omitted.append(
-                f"bodies of changed foundations left out to fit max_tokens: {', '.join(unsent)}; "
-                "read them with get_foundation"
-            )
 
-    journal = read_journal(vault, project)
+def _add_foundations(
+    out: dict[str, Any], vault: Vault, seen: dict[str, str], budget: _Budget
+) -> None:
+    """The foundations index in reading order, then the bodies changed since ``seen``."""
+    omitted: list[str] = out["omitted"]
+    try:
+        docs = sorted(list_foundations(vault, out["project"]), key=lambda d: d.get("order", 0))
+    except (MnemexError, OSError, ValueError) as exc:
+        docs = []
+        omitted.append(f"foundations could not be listed: {exc}")
+    for doc in docs:
+        entry = {k: doc.get(k) for k in ("slug", "file", "sha256", "bytes", "order", "intact")}
+        entry["changed"] = seen.get(str(doc.get("slug"))) != doc.get("sha256")
+        if not budget.fits(entry):
+            omitted.append("foundations index cut to fit max_tokens")
+            break
+        out["foundations"].append(entry)
+        budget.spend(entry)
+    _add_foundation_bodies(out, vault, budget)
+
+
+def _add_foundation_bodies(out: dict[str, Any], vault: Vault, budget: _Budget) -> None:
+    unsent = []
+    for entry in out["foundations"]:
+        if not entry["changed"]:
+            continue
+        try:
+            doc = read_foundation(vault, out["project"], entry["slug"])
+        except (MnemexError, OSError, ValueError):
+            unsent.append(entry["slug"])
+            continue
+        body = {"content": str(doc.get("content", ""))}
+        if budget.fits(body):
+            entry["content"] = body["content"]
+            budget.spend(body)
+        else:
+            unsent.append(entry["slug"])
+    if unsent:
+        out["omitted"].append(
+            f"bodies of changed foundations left out to fit max_tokens: {', '.join(unsent)}; "
+            "read them with get_foundation"
+        )
+
+
+def _add_journal(out: dict[str, Any], journal: JournalRead, tail: int, budget: _Budget) -> None:
+    """The newest ``tail`` journal lines, newest first, as far as they fit."""
     if journal.skipped:
         out["journal_skipped_lines"] = journal.skipped
-    tail = journal.entries[::-1][:journal_tail]
-    for n, entry in enumerate(tail):
-        item = {k: entry[k] for k in ("ts", "machine", "event", "headline") if k in entry}
+    newest = journal.entries[::-1][:tail]
+    for n, entry in enumerate(newest):
+        item: dict[str, Any] = {
+            k: entry[k] for k in ("ts", "machine", "event", "headline") if k in entry
+        }
         trimmed = entry.get("trimmed")
         if isinstance(trimmed, dict) and trimmed:
             item["trimmed"] = {str(k): len(v) for k, v in trimmed.items() if isinstance(v, list)}
         if not budget.fits(item):
-            omitted.append(f"{len(tail) - n} journal line(s) left out to fit max_tokens")
+            out["omitted"].append(f"{len(newest) - n} journal line(s) left out to fit max_tokens")
             break
         out["journal"].append(item)
         budget.spend(item)
-    if len(journal.entries) > journal_tail:
+    if len(journal.entries) > tail:
         out["journal_total"] = len(journal.entries)
 
-    query = " ".join(
-        [str(brief["title"]) if brief else ""] + [str(h["headline"]) for h in handoffs[:3]]
-    )
-    found = _memories(brain, project, query, memories)
+
+def _add_memories(out: dict[str, Any], found: list[dict[str, Any]], budget: _Budget) -> None:
     for n, item in enumerate(found):
         if not budget.fits(item):
-            omitted.append(
+            out["omitted"].append(
                 f"{len(found) - n} memory(ies) left out to fit max_tokens; "
-                f"search with kind=memories, project={project!r}"
+                f"search with kind=memories, project={out['project']!r}"
             )
             break
         out["memories"].append(item)
         budget.spend(item)
 
-    # the estimate of the pieces can differ a little from the whole: drop from the end
+
+def _fit(out: dict[str, Any], max_tokens: int) -> None:
+    """Cut the whole to ``max_tokens`` and count it: the estimate of the parts can differ a
+    little from the whole, so entries are dropped from the end."""
+    omitted: list[str] = out["omitted"]
     order = ("memories", "journal", "foundations", "handoffs")
     while json_tokens(out) > max_tokens and any(out[k] for k in order):
         key = next(k for k in order if out[k])
@@ -277,7 +319,6 @@ def get_context(
     if json_tokens(out) > max_tokens:  # a tiny budget: one short note instead of many
         out["omitted"] = [f"{len(omitted)} parts left out to fit max_tokens; raise it"]
     out["tokens"] = json_tokens(out)
-    return out
 
 
 def _label(item: Any) -> str:

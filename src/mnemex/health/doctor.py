@@ -5,7 +5,8 @@ and is fresh against the files, every chunk text has a vector, the embedder load
 answers, that ``mnemex serve`` answers an agent client within its start-up limit, and
 lists files that could not be indexed, and that every agent client mnemex was installed
 into starts a working MCP server. :func:`diagnose_secrets` (``--secrets``) scans the
-vault and its git history for secrets. Each check is ``ok``, ``warn`` or ``fail``.
+vault and its git history for secrets. Each check is ``ok``, ``warn`` or ``fail``; each
+is a small function of ``_CHECKS``, run and reported in that order.
 """
 
 from __future__ import annotations
@@ -58,95 +59,10 @@ def diagnose(
     has an MCP client passes it (:func:`mnemex.mcp.probe.serve_check`), since the core
     imports no MCP client.
     """
-    checks: list[Check] = []
-    vault = brain.vault
-    checks.append(Check("vault", "ok", f"{vault.root} ({brain.location.source})"))
-    checks.append(
-        Check(
-            "settings",
-            "ok",
-            f"format {vault.settings.format}, domains "
-            f"{', '.join(vault.settings.domains)}, embedder {vault.settings.embedder_name}",
-        )
-    )
-    backend = brain.backend
-    stats = backend.stats()
+    stats = brain.backend.stats()
     stats["unresolved_links"] = brain.links_to_nowhere(limit=0)[0]
-    states = backend.note_states()
-    # a file sync refused (unreadable, too big) is never in the index: not drift
-    problems = backend.problems()
-    refused = {p for p, reason in problems if not reason.startswith("warning:")}
-    unindexable = sum(1 for _, reason in problems if not reason.startswith("warning:"))
-    stale = 0
-    files = 0
-    for entry in vault.iter_files():
-        files += 1
-        state = states.pop(entry.rel, None)
-        if entry.rel in refused and state is None:
-            continue
-        if state is None or state.mtime_ns != entry.mtime_ns or state.size != entry.size:
-            stale += 1
-    stale += len(states)  # indexed notes whose files are gone
-    if stats["notes"] == 0 and files:
-        checks.append(
-            Check("index", "fail", f"empty, but the vault has {files} notes: run `mnemex index`")
-        )
-    elif stale:
-        checks.append(
-            Check(
-                "index", "warn", f"{stale} file(s) changed since the last sync: run `mnemex index`"
-            )
-        )
-    else:
-        checks.append(
-            Check(
-                "index",
-                "ok",
-                f"fresh: {stats['notes']} notes, {stats['chunks']} chunks, "
-                f"last sync {stats['last_sync'] or 'never'}",
-            )
-        )
-    missing = _chunks_without_vectors(brain, stats)
-    if missing:
-        checks.append(Check("vectors", "warn", missing))
-    if load_embedder:
-        try:
-            started = time.perf_counter()
-            vec = brain.embedder.embed_query("mnemex doctor")
-            ms = (time.perf_counter() - started) * 1000
-            checks.append(
-                Check(
-                    "embedder",
-                    "ok",
-                    f"{brain.embedder.identity}, {len(vec)} dimensions, "
-                    f"loaded and answered in {ms:.0f} ms",
-                )
-            )
-            if stats["embedder"] and stats["embedder"] != brain.embedder.identity:
-                checks.append(
-                    Check(
-                        "embedder",
-                        "warn",
-                        f"index was embedded with {stats['embedder']}; `mnemex index` re-embeds",
-                    )
-                )
-        except MnemexError as exc:
-            checks.append(Check("embedder", "fail", str(exc)))
-    if probe_clients and serve_check is not None:
-        checks.append(serve_check(vault.root))
-    checks += [Check(**c) for c in check_installed_clients(probe=probe_clients)]
-    checks += [Check(**c) for c in sync_checks(vault)]  # conflict copies, private files tracked
-    checks += [Check(**c) for c in foundation_checks(vault)]  # changed outside mnemex, unlisted
-    checks.append(Check(**harvest_check(vault)))  # heartbeat: stopped or failed
-    if unindexable:
-        checks.append(
-            Check("files", "warn", f"{unindexable} file(s) could not be indexed (listed below)")
-        )
-    warned = len(problems) - unindexable
-    if warned:
-        checks.append(
-            Check("frontmatter", "warn", f"{warned} note(s) read with warnings (listed below)")
-        )
+    exam = _Exam(brain, stats, brain.backend.problems(), load_embedder, probe_clients, serve_check)
+    checks = [check for run in _CHECKS for check in run(exam)]
     worst = (
         "fail"
         if any(c.status == "fail" for c in checks)
@@ -156,8 +72,157 @@ def diagnose(
         "status": worst,
         "checks": [c.to_dict() for c in checks],
         "counts": {k: stats[k] for k in ("notes", "chunks", "links", "unresolved_links", "tags")},
-        "problems": [{"path": p, "reason": r} for p, r in problems],
+        "problems": [{"path": p, "reason": r} for p, r in exam.problems],
     }
+
+
+@dataclass(frozen=True)
+class _Exam:
+    """What the checks read: the brain, the index's counts and problems (read once), and
+    the options of this run."""
+
+    brain: Brain
+    stats: dict[str, Any]
+    problems: list[tuple[str, str]]  # (path, reason) of the files sync refused or warned on
+    load_embedder: bool
+    probe_clients: bool
+    serve_check: Callable[[Path], Check] | None
+
+    @property
+    def refused(self) -> list[str]:
+        """Files sync could not index (a reason that is no mere warning)."""
+        return [p for p, reason in self.problems if not reason.startswith("warning:")]
+
+
+def _vault(exam: _Exam) -> list[Check]:
+    brain = exam.brain
+    return [Check("vault", "ok", f"{brain.vault.root} ({brain.location.source})")]
+
+
+def _settings(exam: _Exam) -> list[Check]:
+    settings = exam.brain.vault.settings
+    return [
+        Check(
+            "settings",
+            "ok",
+            f"format {settings.format}, domains "
+            f"{', '.join(settings.domains)}, embedder {settings.embedder_name}",
+        )
+    ]
+
+
+def _index(exam: _Exam) -> list[Check]:
+    """Fresh when every file is indexed as it is now, and no indexed note lost its file."""
+    states = exam.brain.backend.note_states()
+    # a file sync refused (unreadable, too big) is never in the index: not drift
+    refused = set(exam.refused)
+    stale = 0
+    files = 0
+    for entry in exam.brain.vault.iter_files():
+        files += 1
+        state = states.pop(entry.rel, None)
+        if entry.rel in refused and state is None:
+            continue
+        if state is None or state.mtime_ns != entry.mtime_ns or state.size != entry.size:
+            stale += 1
+    stale += len(states)  # indexed notes whose files are gone
+    stats = exam.stats
+    if stats["notes"] == 0 and files:
+        detail = f"empty, but the vault has {files} notes: run `mnemex index`"
+        return [Check("index", "fail", detail)]
+    if stale:
+        detail = f"{stale} file(s) changed since the last sync: run `mnemex index`"
+        return [Check("index", "warn", detail)]
+    detail = (
+        f"fresh: {stats['notes']} notes, {stats['chunks']} chunks, "
+        f"last sync {stats['last_sync'] or 'never'}"
+    )
+    return [Check("index", "ok", detail)]
+
+
+def _vectors(exam: _Exam) -> list[Check]:
+    missing = _chunks_without_vectors(exam.brain, exam.stats)
+    return [Check("vectors", "warn", missing)] if missing else []
+
+
+def _embedder(exam: _Exam) -> list[Check]:
+    """The embedder loads and answers, and is the one the index was embedded with."""
+    if not exam.load_embedder:
+        return []
+    try:
+        started = time.perf_counter()
+        embedder = exam.brain.embedder  # loaded on first use: a load that fails is a fail
+        vec = embedder.embed_query("mnemex doctor")
+        ms = (time.perf_counter() - started) * 1000
+    except MnemexError as exc:
+        return [Check("embedder", "fail", str(exc))]
+    checks = [
+        Check(
+            "embedder",
+            "ok",
+            f"{embedder.identity}, {len(vec)} dimensions, loaded and answered in {ms:.0f} ms",
+        )
+    ]
+    indexed_with = exam.stats["embedder"]
+    if indexed_with and indexed_with != embedder.identity:
+        detail = f"index was embedded with {indexed_with}; `mnemex index` re-embeds"
+        checks.append(Check("embedder", "warn", detail))
+    return checks
+
+
+def _serve(exam: _Exam) -> list[Check]:
+    if not exam.probe_clients or exam.serve_check is None:
+        return []
+    return [exam.serve_check(exam.brain.vault.root)]
+
+
+def _installed_clients(exam: _Exam) -> list[Check]:
+    return [Check(**c) for c in check_installed_clients(probe=exam.probe_clients)]
+
+
+def _git_sync(exam: _Exam) -> list[Check]:
+    """Conflict copies, private files tracked."""
+    return [Check(**c) for c in sync_checks(exam.brain.vault)]
+
+
+def _foundations(exam: _Exam) -> list[Check]:
+    """Foundations changed outside mnemex, or not listed."""
+    return [Check(**c) for c in foundation_checks(exam.brain.vault)]
+
+
+def _harvest(exam: _Exam) -> list[Check]:
+    """The heartbeat: harvest stopped or failed."""
+    return [Check(**harvest_check(exam.brain.vault))]
+
+
+def _problem_files(exam: _Exam) -> list[Check]:
+    """Files that could not be indexed, and notes read with warnings (listed below)."""
+    checks = []
+    unindexable = len(exam.refused)
+    if unindexable:
+        detail = f"{unindexable} file(s) could not be indexed (listed below)"
+        checks.append(Check("files", "warn", detail))
+    warned = len(exam.problems) - unindexable
+    if warned:
+        detail = f"{warned} note(s) read with warnings (listed below)"
+        checks.append(Check("frontmatter", "warn", detail))
+    return checks
+
+
+#: The checks :func:`diagnose` runs, in the order it reports them.
+_CHECKS: tuple[Callable[[_Exam], list[Check]], ...] = (
+    _vault,
+    _settings,
+    _index,
+    _vectors,
+    _embedder,
+    _serve,
+    _installed_clients,
+    _git_sync,
+    _foundations,
+    _harvest,
+    _problem_files,
+)
 
 
 def _chunks_without_vectors(brain: Brain, stats: dict[str, Any]) -> str | None:

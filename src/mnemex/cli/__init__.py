@@ -9,16 +9,27 @@ result as text or, with ``--json``, as JSON. Library errors
 from __future__ import annotations
 
 from mnemex.cli.app import cli
+from mnemex.cli.doctor import register as _register_doctor
+from mnemex.cli.evaluate import register as _register_evaluate
 from mnemex.cli.foundations import register as _register_foundations
 from mnemex.cli.harvest import register as _register_harvest
 from mnemex.cli.health import register as _register_health
+from mnemex.cli.index import register as _register_index
 from mnemex.cli.ingest import register as _register_ingest
 from mnemex.cli.memories import register as _register_memories
 from mnemex.cli.models import register as _register_models
+from mnemex.cli.notes import register as _register_notes
+from mnemex.cli.search import register as _register_search
 from mnemex.cli.serve import register as _register_serve
 from mnemex.cli.state import register as _register_state
 
-_register_serve(cli)  # serve, install, uninstall: kept in their own module, added here
+# init and demo are the group's own (cli/app.py); every other area adds its commands here
+_register_notes(cli)  # note add, read
+_register_search(cli)  # search, backlinks, related, graph
+_register_index(cli)  # index [status|rebuild]
+_register_doctor(cli)  # doctor
+_register_evaluate(cli)  # eval retrieval|locomo
+_register_serve(cli)  # serve, install, uninstall
 _register_foundations(cli)  # foundation add|approve|list, sync
 _register_state(cli)  # context, handoff, brief, hook
 _register_harvest(cli)  # harvest

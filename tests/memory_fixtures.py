@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import write
+from helpers import write
 
 DIGEST = """---
 type: memory

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import write
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.health import scan

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import write
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.cli import cli
 from mnemex.config import settings_template

@@ -5,7 +5,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from conftest import write
+from helpers import write
 from mnemex.vault import Vault, init_vault
 from mnemex.vault.history import commit_change
 

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from conftest import REAL_HOME
 from mnemex.config import resolve_vault, user_config_file
+
+# read when the module is collected, before any test's fixture redirects HOME
+REAL_HOME = Path(os.path.expanduser("~")).resolve()
 
 
 def test_tests_run_with_home_redirected_away_from_the_real_one(isolated_home: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.errors import (
     NoteNotFound,

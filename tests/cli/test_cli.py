@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import write
+from helpers import write
 
 MNEMEX = [sys.executable, "-m", "mnemex"]
 

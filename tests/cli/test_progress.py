@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
+from helpers import write
 from mnemex.vault import init_vault
 
 MNEMEX = [sys.executable, "-m", "mnemex"]

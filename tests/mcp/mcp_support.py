@@ -15,7 +15,7 @@ import anyio
 from mcp import Client
 from mcp.types import CallToolResult
 
-from conftest import write
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.config import settings_template
 from mnemex.embed.hashing import HashingEmbedder

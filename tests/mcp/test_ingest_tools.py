@@ -11,7 +11,7 @@ import pytest
 from mcp_support import call, error, make_vault, ok, state_for
 from tests.models.fake_provider import FakeProvider
 
-from conftest import write
+from helpers import write
 from mnemex.ingest import cache
 from mnemex.ingest import run as ingest_run
 from mnemex.ingest.records import Evidence, Extraction, PlannedPage, SourceDoc

@@ -12,7 +12,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_support import make_vault, ok
 
-from conftest import write
+from helpers import write
 
 SERVERS = 3
 PAGES = 6

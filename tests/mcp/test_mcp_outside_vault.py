@@ -13,7 +13,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_support import make_vault, text_of
 
-from conftest import write
+from helpers import write
 
 SECRET = "the launch code is swordfish"
 

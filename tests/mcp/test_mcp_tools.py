@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp_support import call, error, make_vault, ok, run_with_client, state_for
 
-from conftest import write
+from helpers import write
 from mnemex.mcp.registry import Profile, registry
 from mnemex.mcp.state import ServerState
 from mnemex.retrieve.budget import json_tokens

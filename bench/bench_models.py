@@ -2,7 +2,7 @@
 
     python bench/bench_models.py [--calls 300] [--turns 2000]
 
-Against the loopback fake provider (tests/models/fake_provider.py, so no network and no
+Against the loopback fake provider (tests/fake_provider.py, so no network and no
 model time): the median round trip of ``ModelClient.complete`` (redaction, JSON, HTTP,
 parsing, one ledger line) and of ``complete_json``; then, for one synthetic session of
 ``--turns`` turns, the transcript a digest sends (fitted to an 8k context, only the kept
@@ -21,10 +21,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "models"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_provider import FakeProvider  # noqa: E402
-
 from mnemex.harvest.digest import extract  # noqa: E402
 from mnemex.harvest.llm_digest import (  # noqa: E402
     _transcript,

@@ -12,6 +12,8 @@ import pytest
 
 # tests/index and tests/retrieve still import ``write`` from here; when they import it from
 # helpers, this line goes.
+from fake_provider import FakeProvider
+from health_support import make_sick_vault, open_brain
 from helpers import write  # noqa: F401
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
@@ -65,3 +67,24 @@ def minilm() -> object:
     from mnemex.embed.minilm import MiniLMEmbedder
 
     return MiniLMEmbedder()
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeProvider]:
+    """A fake model provider listening on 127.0.0.1 (see fake_provider.py)."""
+    with FakeProvider() as server:
+        yield server
+
+
+@pytest.fixture
+def sick(tmp_path: Path) -> Path:
+    """The small sick vault of health_support.py, committed, not yet indexed."""
+    return make_sick_vault(tmp_path / "vault")
+
+
+@pytest.fixture
+def sick_brain(sick: Path) -> Iterator[Brain]:
+    """The sick vault's brain, synced."""
+    with open_brain(sick) as brain:
+        brain.sync()
+        yield brain

@@ -13,12 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from health_support import BABBAGE, make_sick_vault, open_brain
 from mnemex.vault import Vault, init_vault
 from mnemex.vault.history import crash_point
-
-sys.path.insert(0, str(Path(__file__).parent / "harvest"))
-sys.path.insert(0, str(Path(__file__).parent / "health"))
-from health_support import BABBAGE, make_sick_vault, open_brain
 from synth import claude_session
 
 SESSIONS = 6

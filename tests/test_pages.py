@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 import unicodedata
 from pathlib import Path
@@ -286,7 +285,6 @@ def test_plans_live_machine_locally(linked: Path | Brain) -> None:
 
 def test_section_lookups_on_a_heading_of_spaces_finish_with_the_right_result() -> None:
     # '^(#{1,6})\s+(.*?)\s*#*\s*$' was cubic on such a line: 2,000 spaces took 23 s
-    sys.path.insert(0, str(Path(__file__).parent))
     from hostile_inputs import bounded
 
     found = bounded(

@@ -7,12 +7,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from health_support import ADA, ADAS, BABBAGE, make_sick_vault, open_brain
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
 from mnemex.health import fix_issue, scan
@@ -21,9 +21,6 @@ from mnemex.vault import Vault, init_vault
 from mnemex.vault.history import commit_change
 from mnemex.vault.privacy import is_private
 from mnemex.vault.undo import undo
-
-sys.path.insert(0, str(Path(__file__).parent / "health"))
-from health_support import ADA, ADAS, BABBAGE, make_sick_vault, open_brain
 
 HOPPER = "notes/Grace Hopper — été.md"
 LINKER = "notes/kept as is.md"

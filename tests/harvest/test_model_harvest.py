@@ -10,13 +10,13 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from synth import claude_session
-from tests.models.fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401
 
+from fake_provider import FakeProvider
 from mnemex.cli import cli
 from mnemex.harvest.run import harvest_sessions
 from mnemex.llm import load_model
 from mnemex.vault import Vault, parse_note
+from synth import claude_session
 
 GOOD = {
     "title": "Importer skips blank rows",

@@ -1,17 +1,12 @@
-# ruff: noqa: F811 (the fixtures are imported by name)
 """The optional model pass over duplicate pairs, against the fake provider over loopback."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-from health_support import ADA, ADAS, LONELY, sick, sick_brain, write  # noqa: F401  (fixtures)
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "models"))  # the fake provider
-from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401  (fixture)
-
+from fake_provider import FakeProvider
+from health_support import ADA, ADAS, LONELY
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.errors import CostConfirmationRequired
 from mnemex.health import scan

@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from health_support import page, write
 
+from health_support import page
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.embed.minilm import MiniLMEmbedder
 from mnemex.health import scan

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from health_support import open_brain, write
 
+from health_support import open_brain
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.health import issue_id, scan
 from mnemex.health.ids import Issue

@@ -1,26 +1,13 @@
 """Fixes: a plan first, applied with its id as one commit; stale plans and races refused."""
 
-# ruff: noqa: F811 (the fixtures sick and sick_brain are imported from health_support by name)
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from health_support import (  # noqa: F401  (fixtures)
-    ADA,
-    ADAS,
-    BABBAGE,
-    EMPTY,
-    ENGINE,
-    LONELY,
-    NOTES,
-    git,
-    open_brain,
-    sick,
-    sick_brain,
-    write,
-)
 
+from health_support import ADA, ADAS, BABBAGE, EMPTY, ENGINE, LONELY, NOTES, git, open_brain
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, PlanRefused, VaultError
 from mnemex.health import Issue, fix_issue, scan

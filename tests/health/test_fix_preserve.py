@@ -7,8 +7,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from health_support import ADA, ADAS, BABBAGE, ENGINE, git, make_sick_vault, open_brain, write
 
+from health_support import ADA, ADAS, BABBAGE, ENGINE, git, make_sick_vault, open_brain
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.config import settings_template
 from mnemex.health import Issue, fix_issue, scan

@@ -1,6 +1,5 @@
 """`mnemex health` and `undo` as a user runs them, and the health tools through MCP."""
 
-# ruff: noqa: F811 (the fixtures sick and sick_brain are imported from health_support by name)
 from __future__ import annotations
 
 import json
@@ -9,8 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from health_support import BABBAGE, git, open_brain, sick, sick_brain  # noqa: F401  (fixtures)
-
+from health_support import BABBAGE, git, open_brain
 from mnemex.health import scan
 
 MNEMEX = [sys.executable, "-m", "mnemex"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from health_support import git, open_brain, page, write
-
+from health_support import git, open_brain, page
+from helpers import write
 from mnemex.config import settings_template
 from mnemex.health import fix_issue, scan
 from mnemex.vault import init_vault

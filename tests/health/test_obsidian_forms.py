@@ -15,8 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from health_support import open_brain, write
-
+from health_support import open_brain
+from helpers import write
 from mnemex.config import settings_template
 from mnemex.health import scan
 from mnemex.health.anchors import note_anchors

@@ -1,6 +1,5 @@
 """The scan: every kind found in the sick vault, with stable ids, and nothing on clean pages."""
 
-# ruff: noqa: F811 (the fixtures sick and sick_brain are imported from health_support by name)
 from __future__ import annotations
 
 import datetime as dt
@@ -8,7 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from health_support import (  # noqa: F401  (fixtures)
+
+from health_support import (
     ADA,
     ADAS,
     BABBAGE,
@@ -20,11 +20,8 @@ from health_support import (  # noqa: F401  (fixtures)
     git,
     make_sick_vault,
     open_brain,
-    sick,
-    sick_brain,
-    write,
 )
-
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.errors import VaultError
 from mnemex.health import KINDS, issue_id, register_checker, scan

@@ -1,14 +1,14 @@
 """Dismissals keep an issue from resurfacing; history keeps the score; undo reverts safely."""
 
-# ruff: noqa: F811 (the fixtures sick and sick_brain are imported from health_support by name)
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-from health_support import BABBAGE, ENGINE, git, sick, sick_brain, write  # noqa: F401  (fixtures)
 
+from health_support import BABBAGE, ENGINE, git
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.errors import NoteNotFound, PlanRefused, VaultError
 from mnemex.health import dismiss_issue, fix_issue, read_history, record_scan, restore_issue, scan

@@ -6,8 +6,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_plan_support import commits, git_vault, interview, open_brain, overview
 
+from ingest_support import commits, git_vault, interview, open_brain, overview
 from mnemex.errors import WriteConflict
 from mnemex.ingest import apply as apply_module
 from mnemex.ingest.apply import IngestFailed, apply_plan

@@ -6,8 +6,8 @@ import stat
 from pathlib import Path
 
 import pytest
-from test_plan_support import git_vault, interview, open_brain, overview
 
+from ingest_support import git_vault, interview, open_brain, overview
 from mnemex.ingest.apply import apply_plan
 from mnemex.ingest.plan import Planner
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from test_plan_support import commits, fake_extract, git_vault
-from tests.models.fake_provider import Canned, FakeProvider, Recorded
 
+from fake_provider import Canned, FakeProvider, Recorded
+from ingest_support import commits, fake_extract, git_vault
 from mnemex.cli import cli
 from mnemex.ingest import run as ingest_run
 

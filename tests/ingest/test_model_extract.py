@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.models.fake_provider import Canned, FakeProvider, Recorded
 
+from fake_provider import Canned, FakeProvider, Recorded
 from mnemex.errors import ModelAuthError
 from mnemex.ingest import cache
 from mnemex.ingest.extract import extract_offline
@@ -58,12 +58,6 @@ BATCH = {
     "relations": [{"a": "Tomas Hollis", "relation": "founded", "b": "Hollis Analytics"}],
     "key_points": ["Three employees are KestrelDB maintainers."],
 }
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeProvider]:
-    with FakeProvider() as server:
-        yield server
 
 
 def _is_batch(request: Recorded) -> bool:

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_plan_support import doc, extraction, git_vault, interview, open_brain, overview, page
 
+from ingest_support import doc, extraction, git_vault, interview, open_brain, overview, page
 from mnemex.ingest.apply import apply_plan
 from mnemex.ingest.extract import extract_offline
 from mnemex.ingest.plan import DUPLICATES_FILE, Planner

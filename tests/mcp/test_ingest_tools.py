@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from mcp_support import call, error, make_vault, ok, state_for
-from tests.models.fake_provider import FakeProvider
 
+from fake_provider import FakeProvider
 from helpers import write
 from mnemex.ingest import cache
 from mnemex.ingest import run as ingest_run

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_provider import FakeProvider, Recorded, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
+from fake_provider import FakeProvider, Recorded
 from mnemex.errors import CostConfirmationRequired
 from mnemex.harvest.digest import extract
 from mnemex.harvest.llm_digest import (

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
-
 import mnemex.llm as models
+from fake_provider import FakeProvider
 from mnemex.config import Settings
 from mnemex.llm import Message, load_model
 

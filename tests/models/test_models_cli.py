@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
+from fake_provider import FakeProvider
 from mnemex.cli import cli
 from mnemex.llm import Message, load_model
 from mnemex.llm.ledger import LedgerEntry, append_entry, ledger_path

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_provider import PROVIDERS, FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
+from fake_provider import PROVIDERS, FakeProvider
 from mnemex.errors import ModelAuthError, ModelError, ModelOutputError, ModelUnavailable
 from mnemex.llm import Message, ledger_path, ledger_totals, load_model
 from mnemex.vault import Vault

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from fake_provider import FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
+from fake_provider import FakeProvider
 from mnemex.errors import CostConfirmationRequired
 from mnemex.llm import check_budget, estimate_cost, estimate_tokens
 

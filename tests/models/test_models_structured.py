@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_provider import PROVIDERS, FakeProvider, fake_provider_fixture  # noqa: F401 (the fake fixture)
 
+from fake_provider import PROVIDERS, FakeProvider
 from mnemex.errors import ModelOutputError
 from mnemex.llm import Message, check_schema, complete_json, parse_json_answer
 

@@ -1,14 +1,13 @@
-"""A small git vault with one planted problem of each kind, and its fixtures, for the health
-tests (imported by name: a conftest.py here would shadow the root one's ``write``)."""
+"""A small git vault with one planted problem of each kind, for the health tests and the
+undo and crash tests that need a vault worth fixing (the ``sick`` and ``sick_brain``
+fixtures in conftest.py build it)."""
 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.config import settings_template
 from mnemex.embed.hashing import HashingEmbedder
@@ -24,13 +23,6 @@ EMPTY = "wiki/general/concepts/difference-engine.md"
 LONELY = "wiki/general/concepts/punched-cards.md"
 NOTES = "wiki/general/summaries/notes-on-the-engine.md"
 BAD = "notes/broken.md"
-
-
-def write(root: Path, rel: str, text: str) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def git(root: Path, *args: str) -> str:
@@ -112,17 +104,3 @@ def make_sick_vault(root: Path) -> Path:
 
 def open_brain(root: Path) -> Brain:
     return Brain(Vault(root), embedder=HashingEmbedder())
-
-
-@pytest.fixture
-def sick(tmp_path: Path) -> Path:
-    """The small sick vault, committed, not yet indexed."""
-    return make_sick_vault(tmp_path / "vault")
-
-
-@pytest.fixture
-def sick_brain(sick: Path) -> Iterator[Brain]:
-    """The sick vault's brain, synced."""
-    with open_brain(sick) as brain:
-        brain.sync()
-        yield brain

@@ -1,8 +1,7 @@
 """A real HTTP server on 127.0.0.1 that speaks the three model providers' wire formats.
 
-Use it in any test that needs a model (``from tests.models.fake_provider import FakeProvider``
-from the repository root, or ``from fake_provider import FakeProvider`` inside
-``tests/models``); import ``fake_provider_fixture`` too for a ``fake`` fixture::
+Use it in any test that needs a model (``from fake_provider import FakeProvider``), or ask for
+the ``fake`` fixture of conftest.py, one started server per test::
 
     with FakeProvider() as fake:
         fake.queue(fake.json({"title": "x"}), fake.status(429, retry_after=2), fake.text("hi"))
@@ -25,14 +24,12 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
-
-import pytest
 
 from mnemex.llm import ModelClient, parse_model_config
 
@@ -377,12 +374,4 @@ def _handler_for(fake: FakeProvider) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture(name="fake")
-def fake_provider_fixture() -> Iterator[FakeProvider]:
-    """The ``fake`` fixture: import this function into a test module to use it (a conftest
-    here would shadow ``tests/conftest.py`` for the tests that import from it)."""
-    with FakeProvider() as server:
-        yield server
-
-
-__all__ = ["PROVIDERS", "Canned", "FakeProvider", "Recorded", "fake_provider_fixture"]
+__all__ = ["PROVIDERS", "Canned", "FakeProvider", "Recorded"]

@@ -1,7 +1,10 @@
-"""The machine identity is minted once, stored whole, and never recomputed."""
+"""The machine identity is minted once, stored whole, and never recomputed; its file is no
+secret: it is made as open() would make it, under the umask."""
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +78,15 @@ def test_processes_minting_the_machine_name_at_once_all_agree(vault_dir: Path) -
     stored = (vault_dir / ".mnemex" / "machine-id").read_text(encoding="utf-8").strip()
     assert names == {stored}
     assert not [p for p in (vault_dir / ".mnemex").iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_the_machine_id_file_follows_the_umask(vault_dir: Path, umask: int) -> None:
+    old = os.umask(umask)
+    try:
+        machine.machine_name(Vault(vault_dir))
+    finally:
+        os.umask(old)
+    path = vault_dir / ".mnemex" / machine.MACHINE_ID_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []

@@ -22,7 +22,7 @@ from mnemex.memories.recall import get_digest, search_memories
 from mnemex.vault import Vault, parse_note
 from mnemex.vault.layout import init_vault
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "harvest" / "fixtures"
 ALL = {
     "claude-code": [FIXTURES / "claude" / "projects"],
     "codex": [FIXTURES / "codex" / "sessions"],

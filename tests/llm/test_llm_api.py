@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import mnemex.llm as models
+import mnemex.llm as llm
 from fake_provider import FakeProvider
 from mnemex.config import Settings
 from mnemex.llm import Message, load_model
 
 
 def test_all_is_sorted_and_names_what_exists() -> None:
-    assert models.__all__ == sorted(models.__all__, key=lambda n: (not n[0].isupper(), n))
-    for name in models.__all__:
-        assert hasattr(models, name), name
-    public = {n for n in vars(models) if not n.startswith("_") and n[0].isupper()}
-    assert public - {"Callable", "Mapping", "Path", "Settings", "Vault"} <= set(models.__all__)
+    assert llm.__all__ == sorted(llm.__all__, key=lambda n: (not n[0].isupper(), n))
+    for name in llm.__all__:
+        assert hasattr(llm, name), name
+    public = {n for n in vars(llm) if not n.startswith("_") and n[0].isupper()}
+    assert public - {"Callable", "Mapping", "Path", "Settings", "Vault"} <= set(llm.__all__)
 
 
 def test_bare_settings_give_a_client_that_records_only_where_told(

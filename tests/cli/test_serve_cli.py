@@ -1,12 +1,17 @@
-"""serve, install and uninstall as a user runs them."""
+"""serve, install (with hooks), hook install and uninstall as a user runs them."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-from test_cli import run, run_json
+from cli_support import run, run_json
+
+from mnemex.vault import init_vault
 
 
 def test_install_prints_the_server_and_uninstall_removes_it(
@@ -63,3 +68,41 @@ def test_serve_refuses_read_only_together_with_all_tools(vault_dir: Path) -> Non
     done = run("--vault", str(vault_dir), "serve", "--read-only", "--tools", "all", ok=False)
     assert done.returncode == 1
     assert "--read-only is --tools read" in done.stderr
+
+
+def test_hook_install_through_the_cli_writes_only_the_named_files(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    init_vault(vault, git=False)
+    settings = tmp_path / "claude" / "settings.json"
+    claude_md = tmp_path / "CLAUDE.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "mnemex", "--vault", str(vault), "hook", "install",
+         "--settings", str(settings), "--instructions", str(claude_md), "--json"],
+        capture_output=True, text=True, env={**os.environ}, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [c["outcome"] for c in json.loads(done.stdout)] == ["created", "created"]
+    assert "get_context" in claude_md.read_text()
+    assert "SessionStart" in json.loads(settings.read_text())["hooks"]
+
+
+def test_install_claude_code_with_hooks_adds_them_to_the_users_settings(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    vault = tmp_path / "vault"
+    init_vault(vault, git=False)
+    config = tmp_path / "claude.json"
+    base = [sys.executable, "-m", "mnemex", "--vault", str(vault), "install"]
+    done = subprocess.run(
+        [*base, "claude-code", "--config", str(config), "--hooks", "--json"],
+        capture_output=True, text=True, env={**os.environ}, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hooks"]["outcome"] == "created"
+    settings = json.loads((isolated_home / ".claude" / "settings.json").read_text())
+    assert set(settings["hooks"]) == {"SessionStart", "Stop"}
+    refused = subprocess.run(
+        [*base, "cursor", "--config", str(tmp_path / "c.json"), "--hooks"],
+        capture_output=True, text=True, env={**os.environ}, timeout=60, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1 and "claude-code only" in refused.stderr

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from synth import claude_session, make_old
 
 from mnemex.errors import ConfigError
 from mnemex.harvest.archive import ARCHIVE_DIR, read_archive
@@ -23,9 +20,9 @@ from mnemex.harvest.run import (
 )
 from mnemex.vault import Vault
 from mnemex.vault.layout import init_vault
+from synth import claude_session, make_old
 
 FIXTURES = Path(__file__).parent / "fixtures"
-MNEMEX = [sys.executable, "-m", "mnemex"]
 ALL = {
     "claude-code": [FIXTURES / "claude" / "projects"],
     "codex": [FIXTURES / "codex" / "sessions"],
@@ -311,30 +308,3 @@ def test_a_wrong_harvest_setting_is_refused_with_a_precise_message(
     assert not list((vault.root / "memories").rglob("*.md"))
     beat = read_heartbeat(vault)
     assert beat is not None and message in beat["error"]
-
-
-def test_the_cli_json_has_the_counts_the_reasons_and_archived(vault: Vault, tmp_path: Path) -> None:
-    settings = vault.root / "mnemex.toml"
-    settings.write_text(
-        settings.read_text(encoding="utf-8").replace('name = "minilm"', 'name = "hashing"'),
-        encoding="utf-8",
-    )
-    claude = tmp_path / "claude"
-    claude_session(claude, "s1")
-    claude_session(claude, "fresh", old=False)
-    args = ["--claude-dir", str(claude), "--settle", "60", "--archive", "--json", "--no-index"]
-    done = subprocess.run(
-        [*MNEMEX, "--vault", str(vault.root), "harvest", *args],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ),
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    counts = {"created", "updated", "deleted", "unchanged", "skipped", "refused", "failed"}
-    assert set(data) == counts | {"problems", "warnings", "archived"}
-    assert (data["created"], data["skipped"], data["archived"]) == (1, 1, 1)
-    [skip] = data["problems"]["skipped"]
-    assert skip["path"].endswith("fresh.jsonl") and "still being written" in skip["reason"]

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from synth import claude_session, make_old
 
 from mnemex.harvest.readers.claude_code import ClaudeCodeReader
 from mnemex.harvest.run import harvest_check, harvest_sessions, read_heartbeat
 from mnemex.vault import Vault, parse_note
 from mnemex.vault.layout import init_vault
+from synth import claude_session, make_old
 
 FIXTURES = Path(__file__).parent / "fixtures"
-MNEMEX = [sys.executable, "-m", "mnemex"]
 ALL = {
     "claude-code": [FIXTURES / "claude" / "projects"],
     "codex": [FIXTURES / "codex" / "sessions"],
@@ -209,40 +205,6 @@ def test_doctor_reports_the_harvest_check(vault: Vault) -> None:
         data = diagnose(brain, load_embedder=False, probe_clients=False)
     [check] = [c for c in data["checks"] if c["name"] == "harvest"]
     assert check["status"] == "ok" and "never run" in check["detail"]
-
-
-def test_the_cli_harvests_twice_and_writes_nothing_the_second_time(
-    vault: Vault, tmp_path: Path
-) -> None:
-    settings = vault.root / "mnemex.toml"
-    settings.write_text(
-        settings.read_text(encoding="utf-8").replace('name = "minilm"', 'name = "hashing"'),
-        encoding="utf-8",
-    )
-    claude = tmp_path / "claude"
-    claude_session(claude, "s1")
-    codex = FIXTURES / "codex" / "sessions"
-    args = ["--claude-dir", str(claude), "--codex-dir", str(codex), "--settle", "0", "--json"]
-
-    def run() -> dict[str, object]:
-        done = subprocess.run(
-            [*MNEMEX, "--vault", str(vault.root), "harvest", *args],
-            capture_output=True,
-            text=True,
-            env=dict(os.environ),
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        data: dict[str, object] = json.loads(done.stdout)
-        return data
-
-    first = run()
-    for key in ("created", "updated", "unchanged", "skipped", "refused", "failed", "problems"):
-        assert key in first
-    assert first["created"] == 2
-    second = run()
-    assert (second["created"], second["updated"], second["unchanged"]) == (0, 0, 2)
 
 
 def test_a_no_op_re_harvest_reads_no_transcript_again(

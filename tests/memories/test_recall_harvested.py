@@ -6,10 +6,6 @@ golden set with MiniLM lives in ``bench/harvest_recall.py``.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,29 +99,3 @@ def test_get_digest_returns_the_whole_digest_by_session_and_by_path(brain: Brain
         assert heading in by_session["content"]
     assert by_session["content"].strip().endswith(body.strip().splitlines()[-1])
     assert by_session["frontmatter"]["session"] == CODEX
-
-
-def test_the_cli_remembers_a_note_that_memories_search_then_finds(vault_dir: Path) -> None:
-    def run(*args: str, stdin: str | None = None) -> dict[str, object]:
-        done = subprocess.run(
-            [sys.executable, "-m", "mnemex", "--vault", str(vault_dir), *args, "--json"],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=dict(os.environ),
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        data: dict[str, object] = json.loads(done.stdout)
-        return data
-
-    text = "The staging database password rotates monthly; never pin it in CI."
-    first = run("remember", text, "--project", "infra", "--tag", "ops")
-    assert first["created"] == 1 and str(first["path"]).startswith("memories/infra/")
-    again = run("remember", "-", "--project", "infra", stdin=text)
-    assert again["unchanged"] == 1 and again["path"] == first["path"]
-    found = run("memories", "search", "staging database password rotation")
-    hits = found["hits"]
-    assert isinstance(hits, list) and hits[0]["path"] == first["path"]
-    assert hits[0]["kind"] == "remembered"

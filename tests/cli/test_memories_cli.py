@@ -1,4 +1,5 @@
-"""``mnemex memories search|show`` and ``mnemex forget``, driven in a subprocess."""
+"""``mnemex remember``, ``mnemex memories search|show`` and ``mnemex forget``, driven in a
+subprocess."""
 
 from __future__ import annotations
 
@@ -61,3 +62,29 @@ def test_forget_shows_the_plan_and_deletes_only_with_yes(vault_dir: Path) -> Non
     assert not (vault_dir / TOKENIZER).exists()
     outside = run(vault_dir, "forget", "notes/x.md", ok=False)
     assert outside.returncode == 1 and "not a memory" in outside.stderr
+
+
+def test_the_cli_remembers_a_note_that_memories_search_then_finds(vault_dir: Path) -> None:
+    def run(*args: str, stdin: str | None = None) -> dict[str, object]:
+        done = subprocess.run(
+            [sys.executable, "-m", "mnemex", "--vault", str(vault_dir), *args, "--json"],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=dict(os.environ),
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        data: dict[str, object] = json.loads(done.stdout)
+        return data
+
+    text = "The staging database password rotates monthly; never pin it in CI."
+    first = run("remember", text, "--project", "infra", "--tag", "ops")
+    assert first["created"] == 1 and str(first["path"]).startswith("memories/infra/")
+    again = run("remember", "-", "--project", "infra", stdin=text)
+    assert again["unchanged"] == 1 and again["path"] == first["path"]
+    found = run("memories", "search", "staging database password rotation")
+    hits = found["hits"]
+    assert isinstance(hits, list) and hits[0]["path"] == first["path"]
+    assert hits[0]["kind"] == "remembered"

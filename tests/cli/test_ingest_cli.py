@@ -16,7 +16,7 @@ from ingest_support import commits, fake_extract, git_vault
 from mnemex.cli import cli
 from mnemex.ingest import run as ingest_run
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parents[1] / "ingest" / "corpus"
 
 
 @pytest.fixture

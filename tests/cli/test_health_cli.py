@@ -1,4 +1,4 @@
-"""`mnemex health` and `undo` as a user runs them, and the health tools through MCP."""
+"""`mnemex health` and `undo` as a user runs them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from health_support import BABBAGE, git, open_brain
-from mnemex.health import scan
 
 MNEMEX = [sys.executable, "-m", "mnemex"]
 
@@ -63,39 +62,3 @@ def test_health_and_rebuild_of_a_vanished_vault_fail_loudly(sick: Path) -> None:
         done = run(sick, *args, ok=False)
         assert "does not exist" in done.stderr or "is gone" in done.stderr
         assert "0 issue" not in done.stdout
-
-
-def test_the_mcp_tools_scan_fix_and_dismiss(sick: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).parents[1] / "mcp"))  # the MCP tests' helpers
-    from mcp_support import call, error, ok, state_for
-
-    state = state_for(sick)
-    state.brain.sync()
-    scanned = ok(call(state, "scan_health", kinds=["broken_links", "stale"], max_per_kind=1))
-    assert len(scanned["broken_links"]) == 1 and scanned["truncated"]["broken_links"] == 3
-    full = ok(call(state, "scan_health", kinds=["broken_links"]))
-    issue = next(i for i in full["broken_links"] if i["data"].get("suggested"))
-    plan = ok(call(state, "fix_health_issue", id=issue["id"]))
-    assert plan["plan_id"] and plan["files_changed"] == [BABBAGE]
-    done = ok(call(state, "fix_health_issue", id=issue["id"], plan_id=plan["plan_id"]))
-    assert done["updated"] == 1
-    assert "no current issue" in error(call(state, "fix_health_issue", id=issue["id"]))
-    stale = ok(call(state, "scan_health", kinds=["stale"]))["stale"][0]
-    ok(call(state, "dismiss_health_issue", id=stale["id"], reason="historic"))
-    assert ok(call(state, "scan_health", kinds=["stale"]))["stale"] == []
-
-
-def test_scan_health_leaves_out_private_files(tmp_path: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).parents[1] / "mcp"))
-    from mcp_support import call, make_vault, ok, state_for
-
-    root = make_vault(tmp_path / "v")
-    state = state_for(root)
-    state.brain.sync()
-    data = ok(call(state, "scan_health"))
-    files = [
-        f for kind in ("orphans", "stale", "broken_links") for i in data[kind] for f in i["files"]
-    ]
-    assert not [f for f in files if "private" in f or "secret-project" in f]
-    direct = scan(state.brain.vault, state.brain.backend)
-    assert "wiki/private/entities/diary.md" in [i.files[0] for i in direct.issues["orphans"]]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import mnemex
@@ -138,3 +139,18 @@ def test_the_import_graph_has_no_cycle_between_modules() -> None:
         if name not in state:
             visit(name, [name])
     assert cycles == []
+
+
+def test_docs_architecture_gives_every_package_and_module_its_layer() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    row = re.compile(r"^\| (\d+) \| `([\w.]+/|[\w.]+\.py)` \|", re.MULTILINE)
+    rows = {name: layer for layer, name in row.findall(doc)}
+    names = {f"{p.name}/" for p in SRC.iterdir() if (p / "__init__.py").is_file()}
+    names |= {p.name for p in SRC.glob("*.py")} - {"__init__.py"}
+    wrong = {
+        name: rows.get(name)
+        for name in names
+        if rows.get(name) != str(LAYER_OF[name.removesuffix("/").removesuffix(".py")])
+    }
+    assert wrong == {}, "docs/architecture.md: a package's row is missing or at the wrong layer"
+    assert "`__init__.py`" in doc

@@ -4,7 +4,7 @@
 
 Times :func:`mnemex.text.redact.redact` (every secret pattern over the text) and prints the
 median and worst of ``--runs`` runs for each input. These were wall-clock assertions in
-tests/test_redact.py (ordinary text under 1 s, 24,000 secrets under 3 s), which failed on
+tests/text/test_redact.py (ordinary text under 1 s, 24,000 secrets under 3 s), which failed on
 a loaded machine; the tests now check the outcome and the time is measured here.
 """
 

@@ -206,7 +206,7 @@ def evaluate(
         broken = [
             link
             for link in brain.backend.unresolved_links(limit=10_000)
-            if "/sources/" not in link["path"]
+            if "/sources/" not in link.path
         ]
         return {
             "sources": len(rows),
@@ -215,7 +215,7 @@ def evaluate(
             "wiki_pages": len(pages),
             "duplicates": duplicates(golden, pages),
             "broken_links": len(broken),
-            "broken": broken[:20],
+            "broken": [link.to_dict() for link in broken[:20]],
             "recall": recall_at_5(brain, golden, summaries, pages),
             "ingest_seconds": round(seconds, 1),
         }

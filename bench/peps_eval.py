@@ -177,12 +177,12 @@ def _section_ranking(brain: Any, query: str, weights: Any) -> list[tuple[str, st
         fused[cid] = fused.get(cid, 0.0) + weights.vector / (weights.rrf_k + rank)
     order = sorted(fused, key=lambda cid: -fused[cid])
     chunks = backend.chunks_by_id(order)
-    notes = backend.notes_by_id({chunks[cid]["note_id"] for cid in order})
+    notes = backend.notes_by_id({chunks[cid].note_id for cid in order})
     seen: dict[tuple[str, str], None] = {}
     for cid in order:
         chunk = chunks[cid]
-        stem = Path(notes[chunk["note_id"]]["path"]).stem
-        seen.setdefault((stem, chunk["heading"]), None)
+        stem = Path(notes[chunk.note_id].path).stem
+        seen.setdefault((stem, chunk.heading), None)
     return list(seen)
 
 

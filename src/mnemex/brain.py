@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from mnemex.config import VaultLocation, resolve_vault
 from mnemex.embed import Embedder, load_embedder
-from mnemex.index.backend import IndexBackend
+from mnemex.index.backend import IndexBackend, UnresolvedLink
 from mnemex.index.sqlite.store import SQLiteIndex
 from mnemex.index.sync import Indexer, ProgressFactory, SyncResult
 from mnemex.vault import LinkResolver, Vault
@@ -74,7 +73,7 @@ class Brain:
         with self.vault.lock("index"):
             return self.indexer(progress).rebuild()
 
-    def links_to_nowhere(self, limit: int = 50) -> tuple[int, list[dict[str, Any]]]:
+    def links_to_nowhere(self, limit: int = 50) -> tuple[int, list[UnresolvedLink]]:
         """Links that name no note and no other file of the vault, as Obsidian resolves
         them: how many, and the first ``limit`` (source path, line, target, embed).
 
@@ -83,12 +82,12 @@ class Brain:
         placeholders (``[[{{date}}]]``) are not names and are left out too.
         """
         rows = self.backend.unresolved_links(limit=10**9)
-        rows = [r for r in rows if not is_placeholder(str(r["target"]))]
+        rows = [r for r in rows if not is_placeholder(r.target)]
         if rows:
             attachments = attachment_paths(self.vault.root)
             if attachments:
                 resolver = LinkResolver(self.backend.note_paths(), attachments)
-                rows = [r for r in rows if resolver.resolve(r["target"], r["path"]) is None]
+                rows = [r for r in rows if resolver.resolve(r.target, r.path) is None]
         return len(rows), rows[:limit]
 
     def close(self) -> None:

@@ -284,4 +284,4 @@ def test_drafts_are_never_indexed_or_searched(tmp_path: Path) -> None:
     assert [e.rel for e in vault.iter_files()] == ["notes/n.md"]
     with Brain(vault, embedder=HashingEmbedder()) as brain:
         brain.sync()
-        assert brain.backend.stats()["notes"] == 1
+        assert brain.backend.stats().notes == 1

@@ -53,7 +53,7 @@ def test_identical_chunks_sharing_one_vector_are_not_a_warning(root: Path) -> No
     data = _doctor(root)
     with Brain(Vault(root), embedder=HashingEmbedder()) as brain:
         stats = brain.backend.stats()
-    assert sum(stats["vectors"].values()) < stats["chunks"]  # the case that used to warn
+    assert sum(stats.vectors.values()) < stats.chunks  # the case that used to warn
     assert "vectors" not in _checks(data)
 
 

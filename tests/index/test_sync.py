@@ -83,7 +83,7 @@ def test_a_moved_note_keeps_its_vectors_and_its_links_follow(brain: Brain) -> No
     assert (result.moved, result.embedded, result.removed) == (1, 0, 0)
     linker = brain.backend.note_by_path("linker.md")
     assert linker is not None
-    assert brain.backend.links_from(linker["id"])[0]["dst_path"] == "archive/target.md"
+    assert brain.backend.links_from(linker.id)[0].dst == "archive/target.md"
 
 
 def test_a_deleted_note_leaves_the_index_and_its_backlinks_become_unresolved(brain: Brain) -> None:
@@ -94,7 +94,7 @@ def test_a_deleted_note_leaves_the_index_and_its_backlinks_become_unresolved(bra
     (root / "gone.md").unlink()
     result = brain.sync()
     assert result.removed == 1
-    assert brain.backend.stats()["unresolved_links"] == 1
+    assert brain.backend.stats().unresolved_links == 1
 
 
 def test_a_new_note_captures_a_link_that_pointed_nowhere(brain: Brain) -> None:
@@ -103,7 +103,7 @@ def test_a_new_note_captures_a_link_that_pointed_nowhere(brain: Brain) -> None:
     brain.sync()
     write(root, "later.md", "here now")
     brain.sync()
-    assert brain.backend.stats()["unresolved_links"] == 0
+    assert brain.backend.stats().unresolved_links == 0
 
 
 @pytest.mark.parametrize(
@@ -168,7 +168,7 @@ def test_changing_the_embedder_re_embeds_every_chunk(vault_dir: Path) -> None:
     with Brain(Vault(vault_dir), embedder=HashingEmbedder(dim=32)) as b:
         result = b.sync()
         assert result.embedded == 2
-        assert b.backend.stats()["vectors"] == {"hashing-32@1": 2}
+        assert b.backend.stats().vectors == {"hashing-32@1": 2}
 
 
 def test_rebuild_gives_the_same_index_as_incremental_sync(brain: Brain) -> None:
@@ -215,7 +215,7 @@ def test_a_batch_of_bad_input_changes_nothing_in_the_vault_and_the_good_notes_ar
         *("bin.md", "latin.md", "yaml.md", "loop-a.md", "loop-b.md", "big.md"),
         "dir-loop/",  # a symlinked folder is not followed, and says so
     }
-    assert [lk["target"] for lk in brain.backend.unresolved_links()] == ["nowhere", "missing.png"]
+    assert [lk.target for lk in brain.backend.unresolved_links()] == ["nowhere", "missing.png"]
 
 
 def test_a_folder_of_hostile_notes_is_indexed_in_linear_time_and_the_good_note_with_it(

@@ -228,8 +228,8 @@ def test_every_link_written_resolves_and_the_summary_and_pages_link_both_ways(ro
         assert brain.backend.unresolved_links() == []
         summary = brain.backend.note_by_path("wiki/general/summaries/raman-interview.md")
         assert summary is not None
-        out = {link["dst_path"] for link in brain.backend.links_from(summary["id"])}
-        back = {link["src_path"] for link in brain.backend.links_to(summary["id"])}
+        out = {link.dst for link in brain.backend.links_from(summary.id)}
+        back = {link.src_path for link in brain.backend.links_to(summary.id)}
     touched = {
         "wiki/general/entities/priya-raman.md",
         "wiki/general/entities/kestreldb.md",

@@ -36,7 +36,7 @@ def _tokenizer(brain: Brain) -> str:
 
 
 def _vectors(brain: Brain) -> int:
-    return sum(int(n) for n in brain.backend.stats()["vectors"].values())
+    return sum(int(n) for n in brain.backend.stats().vectors.values())
 
 
 def test_plan_forget_names_the_file_and_what_is_derived_from_it(git_brain: Brain) -> None:

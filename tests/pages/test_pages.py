@@ -214,7 +214,7 @@ def test_move_plans_first_then_moves_and_repoints_every_link(linked: Brain) -> N
     )
     target = linked.backend.note_by_path("wiki/general/entities/ada-lovelace.md")
     assert target is not None
-    assert len(linked.backend.links_to(int(target["id"]))) == 4
+    assert len(linked.backend.links_to(target.id)) == 4
 
 
 def old_text_of_ada() -> str:

@@ -24,7 +24,7 @@ def linked(brain: Brain) -> Brain:
 
 def test_backlinks_list_every_note_linking_in_with_line_and_alias(linked: Brain) -> None:
     links = backlinks(linked.backend, "c.md")
-    assert [(lk["src_path"], lk["alias"], lk["heading"]) for lk in links] == [
+    assert [(lk.src_path, lk.alias, lk.heading) for lk in links] == [
         ("a.md", "C alias", None),
         ("b.md", None, "Part"),
     ]

@@ -45,7 +45,7 @@ def _refuse_emptying(brain: Brain, allowed: bool) -> None:
     """A sync or rebuild that would empty a non-empty index looks like data loss."""
     if allowed:
         return
-    indexed = brain.backend.stats()["notes"]
+    indexed = brain.backend.stats().notes
     if indexed and next(iter(brain.vault.iter_files()), None) is None:
         raise MnemexError(
             f"the vault at {brain.vault.root} has no notes but the index has {indexed}: "
@@ -63,29 +63,30 @@ def index_status(app: Context, as_json: bool) -> None:
     brain = app.brain
     stats = brain.backend.stats()
     problems = brain.backend.problems()
-    stats["unresolved_links"], unresolved = brain.links_to_nowhere(limit=50)
+    dangling, unresolved = brain.links_to_nowhere(limit=50)
     data = {
-        **stats,
+        **stats.to_dict(),
+        "unresolved_links": dangling,
         "problem_files": [{"path": p, "reason": r} for p, r in problems],
-        "unresolved": unresolved,
+        "unresolved": [link.to_dict() for link in unresolved],
     }
 
     def text() -> None:
         click.echo(
-            f"{stats['notes']} notes, {stats['chunks']} chunks, {stats['links']} links "
-            f"({stats['unresolved_links']} unresolved), {stats['tags']} tags"
+            f"{stats.notes} notes, {stats.chunks} chunks, {stats.links} links "
+            f"({dangling} unresolved), {stats.tags} tags"
         )
         click.echo(
-            f"embedder: {stats['embedder'] or 'none yet'}; vectors: "
-            + (", ".join(f"{k} {v}" for k, v in stats["vectors"].items()) or "0")
+            f"embedder: {stats.embedder or 'none yet'}; vectors: "
+            + (", ".join(f"{k} {v}" for k, v in stats.vectors.items()) or "0")
         )
-        click.echo(f"last sync: {stats['last_sync'] or 'never'}; index: {stats['path']}")
+        click.echo(f"last sync: {stats.last_sync or 'never'}; index: {stats.path}")
         for path, reason in problems:
             click.echo(f"  {path}: {reason}")
         for link in unresolved:
-            click.echo(f"  {link['path']}:{link['line']}: link to nowhere: [[{link['target']}]]")
-        if stats["unresolved_links"] > len(unresolved):
-            click.echo(f"  … {stats['unresolved_links'] - len(unresolved)} more links to nowhere")
+            click.echo(f"  {link.path}:{link.line}: link to nowhere: [[{link.target}]]")
+        if dangling > len(unresolved):
+            click.echo(f"  … {dangling - len(unresolved)} more links to nowhere")
 
     emit(data, as_json, text)
 

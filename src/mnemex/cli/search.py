@@ -102,8 +102,9 @@ def backlinks(app: Context, path: str, as_json: bool) -> None:
     brain = app.brain
     brain.sync(progress_for(as_json, BACKGROUND_STEPS))
     links = get_backlinks(brain.backend, brain.vault.rel_path(path))
-    lines = [f"{lk['src_path']}:{lk['line']}  {lk['src_title']}" for lk in links]
-    emit(links, as_json, lambda: click.echo("\n".join(lines) or "no backlinks"))
+    lines = [f"{lk.src_path}:{lk.line}  {lk.src_title}" for lk in links]
+    rows = [lk.to_dict() for lk in links]
+    emit(rows, as_json, lambda: click.echo("\n".join(lines) or "no backlinks"))
 
 
 @click.command()

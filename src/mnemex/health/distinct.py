@@ -56,7 +56,7 @@ class PageTexts:
         for r in index.tolist():
             chunk = texts.get(int(rows.chunk_ids[r]))
             if chunk is not None:
-                key = sentence_key(str(chunk["text"]))
+                key = sentence_key(chunk.text)
                 self.chunks[int(rows.note_ids[r])].append((key, rows.matrix[r]))
 
 

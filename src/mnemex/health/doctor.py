@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from mnemex.clients.install import (
 from mnemex.errors import MnemexError
 from mnemex.foundations.store import foundation_checks
 from mnemex.harvest.run import harvest_check
+from mnemex.index.backend import IndexStats
 from mnemex.vault.gitsync import sync_checks
 
 #: Seconds a client waits for a stdio server's first answers by default (Codex: 10 s).
@@ -59,8 +60,7 @@ def diagnose(
     has an MCP client passes it (:func:`mnemex.mcp.probe.serve_check`), since the core
     imports no MCP client.
     """
-    stats = brain.backend.stats()
-    stats["unresolved_links"] = brain.links_to_nowhere(limit=0)[0]
+    stats = replace(brain.backend.stats(), unresolved_links=brain.links_to_nowhere(limit=0)[0])
     exam = _Exam(brain, stats, brain.backend.problems(), load_embedder, probe_clients, serve_check)
     checks = [check for run in _CHECKS for check in run(exam)]
     worst = (
@@ -71,7 +71,9 @@ def diagnose(
     return {
         "status": worst,
         "checks": [c.to_dict() for c in checks],
-        "counts": {k: stats[k] for k in ("notes", "chunks", "links", "unresolved_links", "tags")},
+        "counts": {
+            k: getattr(stats, k) for k in ("notes", "chunks", "links", "unresolved_links", "tags")
+        },
         "problems": [{"path": p, "reason": r} for p, r in exam.problems],
     }
 
@@ -82,7 +84,7 @@ class _Exam:
     the options of this run."""
 
     brain: Brain
-    stats: dict[str, Any]
+    stats: IndexStats
     problems: list[tuple[str, str]]  # (path, reason) of the files sync refused or warned on
     load_embedder: bool
     probe_clients: bool
@@ -127,15 +129,14 @@ def _index(exam: _Exam) -> list[Check]:
             stale += 1
     stale += len(states)  # indexed notes whose files are gone
     stats = exam.stats
-    if stats["notes"] == 0 and files:
+    if stats.notes == 0 and files:
         detail = f"empty, but the vault has {files} notes: run `mnemex index`"
         return [Check("index", "fail", detail)]
     if stale:
         detail = f"{stale} file(s) changed since the last sync: run `mnemex index`"
         return [Check("index", "warn", detail)]
     detail = (
-        f"fresh: {stats['notes']} notes, {stats['chunks']} chunks, "
-        f"last sync {stats['last_sync'] or 'never'}"
+        f"fresh: {stats.notes} notes, {stats.chunks} chunks, last sync {stats.last_sync or 'never'}"
     )
     return [Check("index", "ok", detail)]
 
@@ -163,7 +164,7 @@ def _embedder(exam: _Exam) -> list[Check]:
             f"{embedder.identity}, {len(vec)} dimensions, loaded and answered in {ms:.0f} ms",
         )
     ]
-    indexed_with = exam.stats["embedder"]
+    indexed_with = exam.stats.embedder
     if indexed_with and indexed_with != embedder.identity:
         detail = f"index was embedded with {indexed_with}; `mnemex index` re-embeds"
         checks.append(Check("embedder", "warn", detail))
@@ -225,15 +226,15 @@ _CHECKS: tuple[Callable[[_Exam], list[Check]], ...] = (
 )
 
 
-def _chunks_without_vectors(brain: Brain, stats: dict[str, Any]) -> str | None:
+def _chunks_without_vectors(brain: Brain, stats: IndexStats) -> str | None:
     """What the vectors lack, or None. Vectors are stored once per distinct chunk text, so
     identical chunks (a repeated boilerplate paragraph) share one: compare texts, not rows."""
-    if not stats["chunks"]:
+    if not stats.chunks:
         return None
-    embedder = stats["embedder"]
+    embedder = stats.embedder
     if not embedder:
-        vectors = sum(stats["vectors"].values()) if stats["vectors"] else 0
-        return None if vectors else f"no vectors for {stats['chunks']} chunks: run `mnemex index`"
+        vectors = sum(stats.vectors.values()) if stats.vectors else 0
+        return None if vectors else f"no vectors for {stats.chunks} chunks: run `mnemex index`"
     missing = len(brain.backend.chunks_missing_vectors(embedder))
     if not missing:
         return None

@@ -137,36 +137,26 @@ def _load_sqlite(index: SQLiteIndex) -> tuple[dict[str, NoteRow], list[LinkRow]]
 def _load_generic(backend: IndexBackend) -> tuple[dict[str, NoteRow], list[LinkRow]]:
     notes: dict[str, NoteRow] = {}
     links: list[LinkRow] = []
-    states = backend.note_states()
     for path in backend.note_paths():
         note = backend.note_by_path(path)
         if note is None:
             continue
         notes[path] = NoteRow(
-            int(note["id"]),
+            note.id,
             path,
-            str(note["title"]),
-            str(note["kind"]),
-            note.get("domain"),
-            note.get("type"),
-            str(note["hash"]),
-            int(note["mtime_ns"]),
-            states[path].size if path in states else 0,
-            list(note.get("aliases") or []),
-            dict(note.get("frontmatter") or {}),
-            list(note.get("warnings") or []),
+            note.title,
+            note.kind,
+            note.domain,
+            note.type,
+            note.hash,
+            note.mtime_ns,
+            note.size,
+            note.aliases,
+            note.frontmatter,
+            note.warnings,
         )
-        for link in backend.links_from(int(note["id"])):
-            links.append(
-                LinkRow(
-                    path,
-                    link["target"],
-                    link["dst_path"],
-                    int(link["line"]),
-                    bool(link["embed"]),
-                    link.get("heading"),
-                )
-            )
+        for link in backend.links_from(note.id):
+            links.append(LinkRow(path, link.target, link.dst, link.line, link.embed, link.heading))
     return notes, links
 
 
@@ -206,7 +196,7 @@ def link_only_chunks(backend: IndexBackend) -> set[int]:
             db.close()
     table = backend.vector_table(backend.get_meta("embedder") or "")
     chunks = backend.chunks_by_id(int(c) for c in table.chunk_ids)
-    return {cid for cid, c in chunks.items() if is_navigation(str(c["text"]))}
+    return {cid for cid, c in chunks.items() if is_navigation(c.text)}
 
 
 @dataclass

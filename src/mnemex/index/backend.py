@@ -11,7 +11,7 @@ added behind it and run the same tests.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -114,6 +114,110 @@ class KeywordHit:
 
 
 @dataclass(frozen=True)
+class NoteRow:
+    """A note's indexed fields, as searches and listings read them."""
+
+    id: int
+    path: str
+    title: str
+    kind: str
+    domain: str | None
+    project: str | None
+    type: str | None
+    status: str | None
+    importance: float | None
+    hash: str
+    mtime_ns: int
+    size: int
+    #: ISO 8601: the note's own date, else its file's mtime (UTC, to the second)
+    date: str
+
+
+@dataclass(frozen=True)
+class NoteDetail(NoteRow):
+    """A note with what its frontmatter says besides the indexed fields."""
+
+    aliases: list[str]
+    frontmatter: dict[str, Any]
+    warnings: list[str]
+    tags: list[str]  # as written, in the order the note gives them
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    id: int
+    note_id: int
+    ord: int
+    heading: str  # the heading path, ``A > B``
+    text: str
+    line: int  # the line of the file it starts on
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """One link of a note, and the note it resolves to."""
+
+    src: str  # the linking note's path
+    target: str  # as written, without ``#heading`` or ``|alias``
+    heading: str | None
+    alias: str | None
+    embed: bool
+    line: int
+    dst: str | None  # the path of the note it resolves to; None: it names no note
+
+
+@dataclass(frozen=True)
+class Backlink:
+    """A link into a note, with the note it comes from."""
+
+    src_path: str
+    src_title: str
+    target: str
+    heading: str | None
+    alias: str | None
+    embed: bool
+    line: int
+
+    def to_dict(self) -> dict[str, Any]:
+        # ``embed`` has always been 0 or 1 in JSON output
+        return {**asdict(self), "embed": int(self.embed)}
+
+
+@dataclass(frozen=True)
+class UnresolvedLink:
+    """A link that names no note: where it is and what it names."""
+
+    path: str
+    line: int
+    target: str
+    embed: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "embed": int(self.embed)}
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What the index holds, for ``index status`` and ``doctor``."""
+
+    notes: int
+    chunks: int
+    links: int
+    unresolved_links: int
+    tags: int  # distinct, case-insensitively
+    vectors: dict[str, int]  # embedder identity -> stored vectors (one per distinct text)
+    notes_by_kind: dict[str, int]
+    problems: int
+    embedder: str | None
+    last_sync: str | None
+    path: str  # where the index lives (a file, a database URL)
+    bytes: int  # its size on disk, 0 when it has no file
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class VectorTable:
     """Every vector of one embedder, loaded for brute-force cosine search."""
 
@@ -150,18 +254,18 @@ class IndexBackend(Protocol):
         self, terms: Sequence[str], scope: Scope, limit: int
     ) -> list[KeywordHit]: ...
     def notes_in_scope(self, scope: Scope) -> set[int] | None: ...
-    def notes_by_id(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]: ...
-    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]: ...
-    def note_by_path(self, path: str) -> dict[str, Any] | None: ...
+    def notes_by_id(self, ids: Iterable[int]) -> dict[int, NoteRow]: ...
+    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]: ...
+    def note_by_path(self, path: str) -> NoteDetail | None: ...
     def paths_with_field(self, key: str, value: str, kind: str | None = None) -> list[str]: ...
-    def links_from(self, note_id: int) -> list[dict[str, Any]]: ...
-    def links_to(self, note_id: int) -> list[dict[str, Any]]: ...
+    def links_from(self, note_id: int) -> list[LinkRow]: ...
+    def links_to(self, note_id: int) -> list[Backlink]: ...
     def edges(self) -> list[tuple[int, int]]: ...
-    def unresolved_links(self, limit: int = 100) -> list[dict[str, Any]]: ...
+    def unresolved_links(self, limit: int = 100) -> list[UnresolvedLink]: ...
     def set_problems(self, path: str, reasons: Sequence[str]) -> None: ...
     def clear_problems(self, paths: Iterable[str]) -> None: ...
     def problems(self) -> list[tuple[str, str]]: ...
-    def stats(self) -> dict[str, Any]: ...
+    def stats(self) -> IndexStats: ...
     def tag_counts(self, scope: Scope | None = None) -> list[tuple[str, int]]: ...
     def reset(self) -> None: ...
     def close(self) -> None: ...
@@ -169,12 +273,19 @@ class IndexBackend(Protocol):
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Backlink",
     "ChunkRecord",
+    "ChunkRow",
     "IndexBackend",
+    "IndexStats",
     "KeywordHit",
     "LinkRecord",
+    "LinkRow",
+    "NoteDetail",
     "NoteRecord",
+    "NoteRow",
     "NoteState",
     "Scope",
+    "UnresolvedLink",
     "VectorTable",
 ]

@@ -352,7 +352,7 @@ def confirm_by_embedding(
         return match
     embedder = brain.embedder
     table = brain.backend.vector_table(embedder.identity)
-    rows = table.matrix[table.note_ids == note["id"]]
+    rows = table.matrix[table.note_ids == note.id]
     if not len(rows):
         return match
     mean = rows.mean(axis=0)
@@ -452,12 +452,12 @@ def load_name_table(vault: Vault, backend: IndexBackend, domain: str) -> NameTab
     entries: list[NameEntry] = []
     changed = False
     for note in notes.values():
-        path = str(note["path"])
+        path = note.path
         hit = cached.get(path)
-        if isinstance(hit, dict) and hit.get("hash") == note["hash"]:
+        if isinstance(hit, dict) and hit.get("hash") == note.hash:
             entries.append(NameEntry(path=path, **hit))
             continue
-        entries.append(_read_entry(vault, path, str(note["title"]), note["type"], note["hash"]))
+        entries.append(_read_entry(vault, path, note.title, note.type, note.hash))
         changed = True
     if changed or len(cached) != len(entries):
         cache_path.parent.mkdir(parents=True, exist_ok=True)

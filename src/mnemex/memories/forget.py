@@ -75,7 +75,7 @@ def _sessions(brain: Brain, paths: list[str]) -> list[str]:
     found: list[str] = []
     for rel in paths:
         note = brain.backend.note_by_path(rel)
-        value = (note or {}).get("frontmatter", {}).get("session")
+        value = note.frontmatter.get("session") if note else None
         if value and str(value) not in found:
             found.append(str(value))
     return found

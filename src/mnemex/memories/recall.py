@@ -108,7 +108,7 @@ def search_memories(
     hits: list[dict[str, Any]] = []
     for hit in result.hits:
         note = brain.backend.note_by_path(hit.path)
-        fm: dict[str, Any] = note["frontmatter"] if note else {}
+        fm: dict[str, Any] = note.frontmatter if note else {}
         if served.hides_path(hit.path, str(fm.get("project") or hit.project or "") or None):
             continue
         try:
@@ -134,8 +134,8 @@ def search_memories(
         if hit.heading:
             row["section"] = clean_served(MEMORIES, hit.heading)
         row["snippet"] = clean_served(MEMORIES, _bullet(body, hit.heading, terms, hit.snippet))
-        if note and note.get("tags"):
-            row["tags"] = note["tags"]
+        if note and note.tags:
+            row["tags"] = note.tags
         hits.append(row)
     return served_hits(
         query,
@@ -225,7 +225,7 @@ def get_digest(
 
 def _frontmatter(brain: Brain, rel: str) -> dict[str, Any]:
     note = brain.backend.note_by_path(rel)
-    return note["frontmatter"] if note else {}
+    return note.frontmatter if note else {}
 
 
 def _project_of(brain: Brain, rel: str) -> str | None:

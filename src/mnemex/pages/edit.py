@@ -490,8 +490,8 @@ def delete_page(brain: Brain, path: str, plan_id: str | None = None) -> dict[str
     if plan_id is None:
         brain.sync()
         note = brain.backend.note_by_path(clean)
-        links = [] if note is None else brain.backend.links_to(int(note["id"]))
-        breaking = [lk for lk in links if lk["src_path"] != clean]
+        links = [] if note is None else brain.backend.links_to(note.id)
+        breaking = [lk for lk in links if lk.src_path != clean]
         plan = create_plan(
             vault,
             "delete_page",
@@ -502,7 +502,7 @@ def delete_page(brain: Brain, path: str, plan_id: str | None = None) -> dict[str
                 "hash": current,
                 "links_that_will_break": len(breaking),
                 "breaks": [
-                    {"path": lk["src_path"], "line": lk["line"], "target": lk["target"]}
+                    {"path": lk.src_path, "line": lk.line, "target": lk.target}
                     for lk in breaking[:_LISTED]
                 ],
                 "note": "nothing is deleted yet: call delete_page again with this plan_id to apply",

@@ -83,10 +83,7 @@ def domain_index(
     ids = backend.notes_in_scope(privacy.scope(Scope(kinds=("knowledge",), domains=(domain,))))
     notes = backend.notes_by_id(ids or [])
     rows = sorted(
-        (
-            {"path": n["path"], "title": n["title"], "type": n["type"] or "note"}
-            for n in notes.values()
-        ),
+        ({"path": n.path, "title": n.title, "type": n.type or "note"} for n in notes.values()),
         key=lambda r: (_TYPE_ORDER.get(r["type"], 9), r["title"].lower(), r["path"]),
     )
     page = take_within(rows, max_tokens, offset)
@@ -130,14 +127,14 @@ def recent_changes(
     rows = []
     for path, state in picked:
         note = meta.get(state.id)
-        if note is None or privacy.hides(note.get("project")):
+        if note is None or privacy.hides(note.project):
             continue
         modified = dt.datetime.fromtimestamp(state.mtime_ns / 1e9, dt.UTC)
         rows.append(
             {
                 "path": path,
-                "title": note["title"],
-                "kind": note["kind"],
+                "title": note.title,
+                "kind": note.kind,
                 "modified": utc_iso(modified),
             }
         )
@@ -170,7 +167,7 @@ def _served_note(brain: Brain, privacy: Privacy, path: str) -> str:
     note = brain.backend.note_by_path(clean)
     if note is None:
         raise NoteNotFound(f"{clean}: no such note (search or get_index to find the right path)")
-    if privacy.hides_path(clean, note.get("project")):
+    if privacy.hides_path(clean, note.project):
         raise VaultError(f"{clean} is in a private domain or project and is not served here")
     return clean
 
@@ -182,15 +179,15 @@ def served_backlinks(
     clean = _served_note(brain, privacy, path)
     rows = [
         {
-            "path": lk["src_path"],
-            "title": lk["src_title"],
-            "line": lk["line"],
-            "target": lk["target"],
-            **({"heading": lk["heading"]} if lk["heading"] else {}),
-            **({"alias": lk["alias"]} if lk["alias"] else {}),
+            "path": lk.src_path,
+            "title": lk.src_title,
+            "line": lk.line,
+            "target": lk.target,
+            **({"heading": lk.heading} if lk.heading else {}),
+            **({"alias": lk.alias} if lk.alias else {}),
         }
         for lk in backlinks(brain.backend, clean)
-        if not privacy.hides_path(lk["src_path"])
+        if not privacy.hides_path(lk.src_path)
     ]
     page = take_within(rows, max_tokens, offset)
     return {"path": clean, "backlinks": page.items, **page.fields("backlinks")}

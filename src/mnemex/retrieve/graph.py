@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mnemex.errors import NoteNotFound
-from mnemex.index.backend import IndexBackend, Scope
+from mnemex.index.backend import Backlink, IndexBackend, NoteDetail, Scope
 
 
 @dataclass
@@ -80,17 +80,16 @@ def proximity(
     return sorted(best, key=lambda n: best[n])
 
 
-def _note(backend: IndexBackend, path: str) -> dict[str, Any]:
+def _note(backend: IndexBackend, path: str) -> NoteDetail:
     note = backend.note_by_path(path)
     if note is None:
         raise NoteNotFound(f"{path}: not in the index (check the path, or run `mnemex index`)")
     return note
 
 
-def backlinks(backend: IndexBackend, path: str) -> list[dict[str, Any]]:
+def backlinks(backend: IndexBackend, path: str) -> list[Backlink]:
     """Every link into the note at ``path``: source path and title, line, alias."""
-    note = _note(backend, path)
-    return backend.links_to(int(note["id"]))
+    return backend.links_to(_note(backend, path).id)
 
 
 def connected(
@@ -99,7 +98,7 @@ def connected(
     """Notes within ``depth`` hops (either direction), nearest first, with the direction."""
     note = _note(backend, path)
     adj = adjacency(backend)
-    start = int(note["id"])
+    start = note.id
     dist = _walk(adj, [start], depth)
     dist.pop(start, None)
     ranked = sorted(dist, key=lambda n: (dist[n], -len(adj.neighbours(n)), n))[:limit]
@@ -115,9 +114,9 @@ def connected(
             relation.append("linked-from")
         out.append(
             {
-                "path": meta[node]["path"],
-                "title": meta[node]["title"],
-                "kind": meta[node]["kind"],
+                "path": meta[node].path,
+                "title": meta[node].title,
+                "kind": meta[node].kind,
                 "distance": dist[node],
                 "relation": relation or ["indirect"],
                 "degree": len(adj.neighbours(node)),
@@ -148,8 +147,8 @@ def overview(
     degree = Counter({n: len(linked(n)) for n in all_ids})
     hubs = [
         {
-            "path": all_ids[n]["path"],
-            "title": all_ids[n]["title"],
+            "path": all_ids[n].path,
+            "title": all_ids[n].title,
             "degree": d,
             "backlinks": len(
                 adj.into.get(n, set()) if allowed is None else adj.into.get(n, set()) & allowed
@@ -158,9 +157,9 @@ def overview(
         for n, d in degree.most_common(top)
         if d > 0
     ]
-    orphans = sorted(all_ids[n]["path"] for n, d in degree.items() if d == 0)
-    by_type = Counter((meta["type"] or meta["kind"]) for meta in all_ids.values())
-    by_kind = Counter(meta["kind"] for meta in all_ids.values())
+    orphans = sorted(all_ids[n].path for n, d in degree.items() if d == 0)
+    by_type = Counter((meta.type or meta.kind) for meta in all_ids.values())
+    by_kind = Counter(meta.kind for meta in all_ids.values())
     edges = sum(
         len(v if allowed is None else v & allowed)
         for src, v in adj.out.items()
@@ -169,11 +168,9 @@ def overview(
     return {
         "nodes": len(all_ids),
         "edges": edges,
-        "unresolved_links": stats["unresolved_links"] if unresolved is None else unresolved,
+        "unresolved_links": stats.unresolved_links if unresolved is None else unresolved,
         "pages_by_type": dict(sorted(by_type.items())),
-        "pages_by_kind": stats["notes_by_kind"]
-        if allowed is None
-        else dict(sorted(by_kind.items())),
+        "pages_by_kind": stats.notes_by_kind if allowed is None else dict(sorted(by_kind.items())),
         "hubs": hubs,
         "orphans": orphans[:200],
         "orphan_count": len(orphans),

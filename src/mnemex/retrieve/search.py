@@ -380,11 +380,11 @@ def search(
         for nid, score in order:
             note = notes.get(nid)
             if note is not None:
-                age = _age_days(note["date"], now)
+                age = _age_days(note.date, now)
                 if weights.recency > 0 and age is not None:
                     score += weights.recency / weights.rrf_k * 0.5 ** (age / weights.half_life_days)
-                if weights.importance > 0 and note["importance"] is not None:
-                    score += weights.importance / weights.rrf_k * float(note["importance"])
+                if weights.importance > 0 and note.importance is not None:
+                    score += weights.importance / weights.rrf_k * float(note.importance)
             rescored.append((nid, score))
         order = sorted(rescored, key=lambda kv: -kv[1])
 
@@ -397,21 +397,21 @@ def search(
     for nid, score in order[:k]:
         note = notes.get(nid) or backend.notes_by_id([nid])[nid]
         picked = [chunks[cid] for cid in _best_chunk_ids(best_chunks.get(nid, [])) if cid in chunks]
-        snippets = [Snippet(c["heading"], _snippet(c["text"], terms), c["line"]) for c in picked]
+        snippets = [Snippet(c.heading, _snippet(c.text, terms), c.line) for c in picked]
         first = snippets[0] if snippets else Snippet("", "", 0)
         hit = Hit(
-            path=note["path"],
-            title=note["title"],
+            path=note.path,
+            title=note.title,
             score=round(score, 6),
-            kind=note["kind"],
+            kind=note.kind,
             heading=first.heading,
             snippet=first.text,
             why={signal: r[nid] for signal, r in ranks.items() if nid in r},
-            age_days=None if (a := _age_days(note["date"], now)) is None else round(a, 1),
-            status=note["status"],
-            date=note["date"],
-            domain=note["domain"],
-            project=note["project"],
+            age_days=None if (a := _age_days(note.date, now)) is None else round(a, 1),
+            status=note.status,
+            date=note.date,
+            domain=note.domain,
+            project=note.project,
             snippets=snippets,
         )
         hit.tokens = (
@@ -425,7 +425,7 @@ def search(
     ranking: list[str] = []
     if full_ranking:
         paths = backend.notes_by_id(nid for nid, _ in order)
-        ranking = [paths[nid]["path"] for nid, _ in order if nid in paths]
+        ranking = [paths[nid].path for nid, _ in order if nid in paths]
     timings["total_ms"] = (time.perf_counter() - started) * 1000
     return SearchResult(
         query, hits, total, truncated, {k_: round(v, 2) for k_, v in timings.items()}, ranking

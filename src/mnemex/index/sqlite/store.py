@@ -22,12 +22,19 @@ import numpy as np
 from mnemex.errors import IndexUnavailable
 from mnemex.index.backend import (
     SCHEMA_VERSION,
+    Backlink,
     ChunkRecord,
+    ChunkRow,
+    IndexStats,
     KeywordHit,
     LinkRecord,
+    LinkRow,
+    NoteDetail,
     NoteRecord,
+    NoteRow,
     NoteState,
     Scope,
+    UnresolvedLink,
     VectorTable,
 )
 from mnemex.index.sqlite.sidecar import VectorSidecar
@@ -104,8 +111,24 @@ NOTE_DATE = (
     "coalesce({a}.date, strftime('%Y-%m-%dT%H:%M:%S+00:00', {a}.mtime_ns / 1e9, 'unixepoch'))"
 )
 
+# The columns of a NoteRow, in its order.
+_NOTE_COLUMNS = (
+    "id, path, title, kind, domain, project, type, status, importance, hash, mtime_ns, size, "
+    + NOTE_DATE.format(a="notes")
+)
+
 # bm25 column weights: title, heading, text (chosen with `mnemex eval`, see docs/benchmarks.md)
 BM25_WEIGHTS = (2.0, 1.0, 1.0)
+
+
+def _note_detail(row: tuple[Any, ...], tags: list[str]) -> NoteDetail:
+    """A note from a row of ``_NOTE_COLUMNS`` followed by its three JSON columns."""
+    (nid, path, title, kind, domain, project, type_, status, importance, digest, mtime, size, date,
+     aliases, frontmatter, warnings) = row  # fmt: skip
+    return NoteDetail(
+        nid, path, title, kind, domain, project, type_, status, importance, digest, mtime, size,
+        date, json.loads(aliases), json.loads(frontmatter), json.loads(warnings), tags,
+    )  # fmt: skip
 
 
 class SQLiteIndex:
@@ -328,31 +351,31 @@ class SQLiteIndex:
             )
             self._db.execute("COMMIT")
 
-    def links_from(self, note_id: int) -> list[dict[str, Any]]:
+    def links_from(self, note_id: int) -> list[LinkRow]:
         rows = self._db.execute(
-            "SELECT target, heading, alias, embed, line, dst_path FROM links WHERE src_id=?"
-            " ORDER BY line, id",
+            "SELECT n.path, l.target, l.heading, l.alias, l.embed, l.line, l.dst_path"
+            " FROM links l JOIN notes n ON n.id = l.src_id WHERE l.src_id=? ORDER BY l.line, l.id",
             (note_id,),
         )
-        return [dict(r) for r in rows]
+        return [LinkRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
 
-    def links_to(self, note_id: int) -> list[dict[str, Any]]:
+    def links_to(self, note_id: int) -> list[Backlink]:
         rows = self._db.execute(
-            "SELECT n.path AS src_path, n.title AS src_title, l.target, l.heading, l.alias,"
-            " l.embed, l.line FROM links l JOIN notes n ON n.id = l.src_id"
+            "SELECT n.path, n.title, l.target, l.heading, l.alias, l.embed, l.line"
+            " FROM links l JOIN notes n ON n.id = l.src_id"
             " WHERE l.dst_path = (SELECT path FROM notes WHERE id=?) ORDER BY n.path, l.line",
             (note_id,),
         )
-        return [dict(r) for r in rows]
+        return [Backlink(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in rows]
 
-    def unresolved_links(self, limit: int = 100) -> list[dict[str, Any]]:
+    def unresolved_links(self, limit: int = 100) -> list[UnresolvedLink]:
         """Links that point at no note: source path, line and the target as written."""
         rows = self._db.execute(
             "SELECT n.path, l.line, l.target, l.embed FROM links l JOIN notes n"
             " ON n.id = l.src_id WHERE l.dst_path IS NULL ORDER BY n.path, l.line LIMIT ?",
             (limit,),
         )
-        return [dict(r) for r in rows]
+        return [UnresolvedLink(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     def edges(self) -> list[tuple[int, int]]:
         """Resolved links as (source id, target id), self-links and duplicates dropped."""
@@ -627,23 +650,21 @@ class SQLiteIndex:
         self._scope_cache[key] = ids
         return ids
 
-    def notes_by_id(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    def notes_by_id(self, ids: Iterable[int]) -> dict[int, NoteRow]:
         wanted = list(set(ids))
-        out: dict[int, dict[str, Any]] = {}
+        out: dict[int, NoteRow] = {}
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             rows = self._db.execute(
-                "SELECT id, path, title, kind, domain, project, type, status, importance, hash,"
-                f" mtime_ns, {NOTE_DATE.format(a='notes')} AS date FROM notes"
-                f" WHERE id IN ({','.join('?' * len(part))})",
+                f"SELECT {_NOTE_COLUMNS} FROM notes WHERE id IN ({','.join('?' * len(part))})",
                 part,
             )
-            out.update({r["id"]: dict(r) for r in rows})
+            out.update({r[0]: NoteRow(*r) for r in rows})
         return out
 
-    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]:
         wanted = list(set(ids))
-        out: dict[int, dict[str, Any]] = {}
+        out: dict[int, ChunkRow] = {}
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             rows = self._db.execute(
@@ -651,7 +672,7 @@ class SQLiteIndex:
                 f" WHERE id IN ({','.join('?' * len(part))})",
                 part,
             )
-            out.update({r["id"]: dict(r) for r in rows})
+            out.update({r[0]: ChunkRow(*r) for r in rows})
         return out
 
     def paths_with_field(self, key: str, value: str, kind: str | None = None) -> list[str]:
@@ -665,25 +686,20 @@ class SQLiteIndex:
             params.append(kind)
         return [r[0] for r in self._db.execute(sql + " ORDER BY path", params)]
 
-    def note_by_path(self, path: str) -> dict[str, Any] | None:
+    def note_by_path(self, path: str) -> NoteDetail | None:
         row = self._db.execute(
-            "SELECT id, path, title, kind, domain, project, type, status, importance, hash,"
-            f" mtime_ns, aliases, frontmatter, warnings, {NOTE_DATE.format(a='notes')} AS date"
-            " FROM notes WHERE path=?",
+            f"SELECT {_NOTE_COLUMNS}, aliases, frontmatter, warnings FROM notes WHERE path=?",
             (path,),
         ).fetchone()
         if row is None:
             return None
-        note = dict(row)
-        for key in ("aliases", "frontmatter", "warnings"):
-            note[key] = json.loads(note[key])
-        note["tags"] = [
+        tags = [
             r[0]
             for r in self._db.execute(
-                "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note["id"],)
+                "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (row[0],)
             )
         ]
-        return note
+        return _note_detail(tuple(row), tags)
 
     # -- problems, stats -----------------------------------------------------
 
@@ -704,7 +720,7 @@ class SQLiteIndex:
             for r in self._db.execute("SELECT path, reason FROM problems ORDER BY path, rowid")
         ]
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> IndexStats:
         db = self._db
 
         def count(sql: str) -> int:
@@ -718,20 +734,20 @@ class SQLiteIndex:
             r[0]: r[1]
             for r in db.execute("SELECT embedder, count(*) FROM vectors GROUP BY embedder")
         }
-        return {
-            "notes": count("SELECT count(*) FROM notes"),
-            "chunks": count("SELECT count(*) FROM chunks"),
-            "links": count("SELECT count(*) FROM links"),
-            "unresolved_links": count("SELECT count(*) FROM links WHERE dst_path IS NULL"),
-            "tags": count("SELECT count(DISTINCT lower(tag)) FROM tags"),
-            "vectors": by_embedder,
-            "notes_by_kind": by_kind,
-            "problems": count("SELECT count(*) FROM problems"),
-            "embedder": self.get_meta("embedder"),
-            "last_sync": self.get_meta("last_sync"),
-            "path": str(self.path),
-            "bytes": self.path.stat().st_size if self.path.exists() else 0,
-        }
+        return IndexStats(
+            notes=count("SELECT count(*) FROM notes"),
+            chunks=count("SELECT count(*) FROM chunks"),
+            links=count("SELECT count(*) FROM links"),
+            unresolved_links=count("SELECT count(*) FROM links WHERE dst_path IS NULL"),
+            tags=count("SELECT count(DISTINCT lower(tag)) FROM tags"),
+            vectors=by_embedder,
+            notes_by_kind=by_kind,
+            problems=count("SELECT count(*) FROM problems"),
+            embedder=self.get_meta("embedder"),
+            last_sync=self.get_meta("last_sync"),
+            path=str(self.path),
+            bytes=self.path.stat().st_size if self.path.exists() else 0,
+        )
 
     def tag_counts(self, scope: Scope | None = None) -> list[tuple[str, int]]:
         where, params = self._scope_sql(scope or Scope())

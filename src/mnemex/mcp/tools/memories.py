@@ -111,7 +111,7 @@ def forget_memory(
     )
     for rel in paths:
         note = brain.backend.note_by_path(rel)
-        project = str((note or {}).get("frontmatter", {}).get("project") or "") or None
+        project = str((note.frontmatter.get("project") if note else None) or "") or None
         if state.privacy.hides_path(rel, project):
             raise VaultError(f"{rel} is in a private project that this server does not serve")
     if plan_id is None:

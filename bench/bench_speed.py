@@ -466,7 +466,7 @@ queries = json.loads(sys.argv[2])
 with Brain.open(sys.argv[1]) as brain:
     t = time.perf_counter()
     identity = brain.backend.get_meta("embedder")
-    table = brain.backend.vector_table(identity)
+    table = brain.backend.vectors_of(identity)
     load_s = time.perf_counter() - t
     for q in queries:
         search(brain, q, k=10)

@@ -169,7 +169,7 @@ def _section_ranking(brain: Any, query: str, weights: Any) -> list[tuple[str, st
         fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + weights.keyword / (
             weights.rrf_k + rank
         )
-    table = backend.vector_table(backend.get_meta("embedder"))
+    table = backend.vectors_of(backend.get_meta("embedder"))
     scores = table.matrix @ brain.embedder.embed_query(query)
     top = np.argsort(-scores, kind="stable")[: weights.pool]
     for rank, i in enumerate(top, 1):

@@ -19,7 +19,7 @@ def fresh_table(vault_dir: Path, identity: str) -> VectorTable:
     index = SQLiteIndex(vault_dir / ".mnemex" / "index.sqlite")
     try:
         index._sidecar.folder = vault_dir / "no-sidecar"  # force the SQLite path
-        return index.vector_table(identity)
+        return index.vectors_of(identity)
     finally:
         index.close()
 
@@ -37,12 +37,12 @@ def test_a_refreshed_table_after_edits_equals_a_fresh_load(brain: Brain, vault_d
         write(vault_dir, f"n{i}.md", f"# Fact\n\nfact {i}\n\n# Other\n\nother {i}\n")
     brain.sync()
     identity = HashingEmbedder().identity
-    brain.backend.vector_table(identity)
+    brain.backend.vectors_of(identity)
     write(vault_dir, "n1.md", "# Fact\n\nfact 1 changed\n\n# Other\n\nother 1\n")
     (vault_dir / "n3.md").unlink()
     write(vault_dir, "n9.md", "- brand new")
     brain.sync()
-    refreshed = brain.backend.vector_table(identity)
+    refreshed = brain.backend.vectors_of(identity)
     assert same(refreshed, fresh_table(vault_dir, identity))
     assert len(refreshed.chunk_ids) == 9
 
@@ -51,7 +51,7 @@ def test_a_new_process_reads_the_sidecar_of_the_current_generation(vault_dir: Pa
     write(vault_dir, "a.md", "- one\n- two\n")
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as first:
         first.sync()
-        table = first.backend.vector_table(HashingEmbedder().identity)
+        table = first.backend.vectors_of(HashingEmbedder().identity)
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as second:
         sidecar = second.backend._sidecar  # type: ignore[attr-defined]
         loaded = sidecar.load(HashingEmbedder().identity, second.backend.generation())
@@ -63,13 +63,13 @@ def test_a_sidecar_from_an_older_generation_is_never_used(vault_dir: Path) -> No
     identity = HashingEmbedder().identity
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as b:
         b.sync()
-        b.backend.vector_table(identity)
+        b.backend.vectors_of(identity)
         write(vault_dir, "b.md", "- two\n")
         b.sync()
         sidecar = b.backend._sidecar  # type: ignore[attr-defined]
         assert sidecar.load(identity, b.backend.generation()) is None
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as again:
-        assert len(again.backend.vector_table(identity).chunk_ids) == 2
+        assert len(again.backend.vectors_of(identity).chunk_ids) == 2
 
 
 def test_a_damaged_sidecar_falls_back_to_sqlite(vault_dir: Path) -> None:
@@ -77,8 +77,8 @@ def test_a_damaged_sidecar_falls_back_to_sqlite(vault_dir: Path) -> None:
     identity = HashingEmbedder().identity
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as b:
         b.sync()
-        b.backend.vector_table(identity)
+        b.backend.vectors_of(identity)
     for path in (vault_dir / ".mnemex" / "index.vectors").glob("*.npy"):
         path.write_bytes(b"garbage")
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as again:
-        assert len(again.backend.vector_table(identity).chunk_ids) == 1
+        assert len(again.backend.vectors_of(identity).chunk_ids) == 1

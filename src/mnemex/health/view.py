@@ -194,7 +194,7 @@ def link_only_chunks(backend: IndexBackend) -> set[int]:
             return {int(r[0]) for r in rows if is_navigation(r[1])}
         finally:
             db.close()
-    table = backend.vector_table(backend.get_meta("embedder") or "")
+    table = backend.vectors_of(backend.get_meta("embedder") or "")
     chunks = backend.chunks_by_id(int(c) for c in table.chunk_ids)
     return {cid for cid, c in chunks.items() if is_navigation(c.text)}
 
@@ -211,18 +211,15 @@ class ContentRows:
 def content_rows(backend: IndexBackend, embedder: str, wanted: set[int]) -> ContentRows:
     """The chunk vectors of the notes among ``wanted`` ids, link-only chunks left out unless
     a page has nothing else (a page of links only still has a vector)."""
-    table = backend.vector_table(embedder)
+    table = backend.vectors_of(embedder, wanted)
     if not len(table.note_ids) or table.matrix.shape[1] < 2:
         empty = np.zeros(0, dtype=np.int64)
         return ContentRows(empty, empty, np.zeros((0, 1), dtype=np.float32))
-    keep = np.isin(table.note_ids, np.fromiter(wanted, dtype=np.int64, count=len(wanted)))
     skip = link_only_chunks(backend)
-    if skip:
-        content = keep & ~np.isin(
-            table.chunk_ids, np.fromiter(skip, dtype=np.int64, count=len(skip))
-        )
-        has_content = np.isin(table.note_ids, table.note_ids[content])
-        keep = content | (keep & ~has_content)
+    if not skip:
+        return ContentRows(table.chunk_ids, table.note_ids, table.matrix)
+    content = ~np.isin(table.chunk_ids, np.fromiter(skip, dtype=np.int64, count=len(skip)))
+    keep = content | ~np.isin(table.note_ids, table.note_ids[content])
     return ContentRows(table.chunk_ids[keep], table.note_ids[keep], table.matrix[keep])
 
 

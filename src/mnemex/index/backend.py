@@ -10,7 +10,7 @@ added behind it and run the same tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -107,7 +107,9 @@ class Scope:
 
 
 @dataclass(frozen=True)
-class KeywordHit:
+class ChunkHit:
+    """A chunk a keyword or vector search ranked."""
+
     chunk_id: int
     note_id: int
     score: float  # larger is better
@@ -159,7 +161,7 @@ class LinkRow:
 
     src: str  # the linking note's path
     target: str  # as written, without ``#heading`` or ``|alias``
-    heading: str | None
+    heading: str | None  # the ``#heading`` or ``#^block`` part, as written
     alias: str | None
     embed: bool
     line: int
@@ -219,7 +221,7 @@ class IndexStats:
 
 @dataclass(frozen=True)
 class VectorTable:
-    """Every vector of one embedder, loaded for brute-force cosine search."""
+    """Chunk vectors of one embedder, a row per chunk, with the chunk and note of each row."""
 
     chunk_ids: npt.NDArray[np.int64]
     note_ids: npt.NDArray[np.int64]
@@ -249,10 +251,16 @@ class IndexBackend(Protocol):
     def drop_vectors_except(self, embedder: str) -> int: ...
     def prune_vectors(self, candidates: Iterable[str] | None = None) -> int: ...
     def chunk_hashes(self, paths: Iterable[str]) -> set[str]: ...
-    def vector_table(self, embedder: str) -> VectorTable: ...
-    def keyword_search(
-        self, terms: Sequence[str], scope: Scope, limit: int
-    ) -> list[KeywordHit]: ...
+    def vector_count(self, embedder: str) -> int: ...
+    def nearest(
+        self,
+        embedder: str,
+        query: npt.NDArray[np.float32],
+        k: int,
+        among: Collection[int] | None = None,
+    ) -> list[ChunkHit]: ...
+    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable: ...
+    def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]: ...
     def notes_in_scope(self, scope: Scope) -> set[int] | None: ...
     def notes_by_id(self, ids: Iterable[int]) -> dict[int, NoteRow]: ...
     def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]: ...
@@ -274,11 +282,11 @@ class IndexBackend(Protocol):
 __all__ = [
     "SCHEMA_VERSION",
     "Backlink",
+    "ChunkHit",
     "ChunkRecord",
     "ChunkRow",
     "IndexBackend",
     "IndexStats",
-    "KeywordHit",
     "LinkRecord",
     "LinkRow",
     "NoteDetail",

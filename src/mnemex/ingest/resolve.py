@@ -351,8 +351,7 @@ def confirm_by_embedding(
     if note is None:
         return match
     embedder = brain.embedder
-    table = brain.backend.vector_table(embedder.identity)
-    rows = table.matrix[table.note_ids == note.id]
+    rows = brain.backend.vectors_of(embedder.identity, [note.id]).matrix
     if not len(rows):
         return match
     mean = rows.mean(axis=0)

@@ -18,8 +18,6 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import numpy as np
-
 from mnemex.brain import Brain
 from mnemex.index.backend import Scope
 from mnemex.retrieve.graph import proximity
@@ -332,27 +330,12 @@ def search(
     if "vector" in signals and weights.vector > 0:
         t = time.perf_counter()
         identity = backend.get_meta("embedder")
-        table = backend.vector_table(identity) if identity else None
-        if table is not None and len(table.chunk_ids):
+        if identity and backend.vector_count(identity):
             qvec = brain.embedder.embed_query(query)
             timings["embed_ms"] = (time.perf_counter() - t) * 1000
-            scores = table.matrix @ qvec
-            if allowed is not None:
-                mask = np.isin(
-                    table.note_ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed))
-                )
-                scores = np.where(mask, scores, -np.inf)
-            n = min(weights.pool, int(np.isfinite(scores).sum()))
-            if n > 0:
-                top = np.argpartition(-scores, n - 1)[:n]
-                top = top[np.argsort(-scores[top], kind="stable")]
-                collect(
-                    "vector",
-                    [
-                        (int(table.chunk_ids[i]), int(table.note_ids[i]), float(scores[i]))
-                        for i in top
-                    ],
-                )
+            similar = backend.nearest(identity, qvec, weights.pool, among=allowed)
+            if similar:
+                collect("vector", [(h.chunk_id, h.note_id, h.score) for h in similar])
         timings["vector_ms"] = (time.perf_counter() - t) * 1000
 
     fused: dict[int, float] = {}

@@ -13,20 +13,21 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from mnemex.errors import IndexUnavailable
 from mnemex.index.backend import (
     SCHEMA_VERSION,
     Backlink,
+    ChunkHit,
     ChunkRecord,
     ChunkRow,
     IndexStats,
-    KeywordHit,
     LinkRecord,
     LinkRow,
     NoteDetail,
@@ -471,7 +472,7 @@ class SQLiteIndex:
             )
         return found
 
-    def vector_table(self, embedder: str) -> VectorTable:
+    def _vector_table(self, embedder: str) -> VectorTable:
         """Every vector of ``embedder`` with its chunk and note ids, as one matrix.
 
         Kept in memory per generation. When the index changed, a process that had a
@@ -497,6 +498,45 @@ class SQLiteIndex:
                 self._db.execute("COMMIT")
             self._vectors = {embedder: table}
             return table
+
+    def vector_count(self, embedder: str) -> int:
+        return len(self._vector_table(embedder).chunk_ids)
+
+    def nearest(
+        self,
+        embedder: str,
+        query: npt.NDArray[np.float32],
+        k: int,
+        among: Collection[int] | None = None,
+    ) -> list[ChunkHit]:
+        """The ``k`` chunks most similar to ``query`` (cosine), of the notes ``among`` if given.
+
+        Brute force: one matrix product over the whole table, then a partial sort.
+        """
+        table = self._vector_table(embedder)
+        if not len(table.chunk_ids):
+            return []
+        scores = table.matrix @ query
+        if among is not None:
+            mask = np.isin(table.note_ids, np.fromiter(among, dtype=np.int64, count=len(among)))
+            scores = np.where(mask, scores, -np.inf)
+        n = min(k, int(np.isfinite(scores).sum()))
+        if n <= 0:
+            return []
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [
+            ChunkHit(int(table.chunk_ids[i]), int(table.note_ids[i]), float(scores[i])) for i in top
+        ]
+
+    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
+        table = self._vector_table(embedder)
+        if notes is None:
+            return table
+        keep = np.isin(table.note_ids, np.fromiter(notes, dtype=np.int64, count=len(notes)))
+        return VectorTable(
+            table.chunk_ids[keep], table.note_ids[keep], table.matrix[keep], table.generation
+        )
 
     def _read_vectors(self, embedder: str, gen: int, previous: VectorTable | None) -> VectorTable:
         rows = self._db.execute("SELECT id, note_id, hash FROM chunks ORDER BY id").fetchall()
@@ -593,7 +633,7 @@ class SQLiteIndex:
             params.extend([*scope.exclude_private, *scope.exclude_private])
         return (" AND ".join(clauses) or "1"), params
 
-    def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[KeywordHit]:
+    def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]:
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
@@ -628,7 +668,7 @@ class SQLiteIndex:
                     rows = self._db.execute(exact, (match, *params, limit)).fetchall()
         except sqlite3.OperationalError as exc:  # pragma: no cover - terms are quoted
             raise IndexUnavailable(f"keyword search failed: {exc}") from exc
-        return [KeywordHit(r[0], r[1], -float(r[2])) for r in rows]
+        return [ChunkHit(r[0], r[1], -float(r[2])) for r in rows]
 
     def notes_in_scope(self, scope: Scope) -> set[int] | None:
         """Ids of the notes a scope allows, or None for "all of them".

@@ -1,18 +1,15 @@
 """What a scan reads from the index, loaded once in bulk.
 
 A scan of a 10,000-page vault must take seconds, so it reads every note and
-every link in two queries instead of asking the backend note by note. With the
-SQLite backend those queries run on a second, read-only connection to the same
-file (the backend's protocol has no bulk read); any other backend is read
-through :class:`~mnemex.index.backend.IndexBackend`'s own methods, slower but
-the same answer.
+every link through the backend's bulk reads (``scan_notes``, ``scan_links``,
+``scan_chunks``), never note by note. Links are the backend's
+:class:`~mnemex.index.backend.LinkRow`; notes are kept as :class:`NoteRow`, which
+adds the parts of the path the checkers ask for again and again.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -20,8 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mnemex.index.backend import IndexBackend
-from mnemex.index.sqlite.store import SQLiteIndex
+from mnemex.index.backend import IndexBackend, LinkRow, NoteDetail
 
 _LINK_RE = re.compile(r"\[\[[^\]]*\]\]")
 #: A citation in brackets after a sentence, with or without a date: ``([[s]], 2023-09-22)``.
@@ -61,17 +57,6 @@ class NoteRow:
 
 
 @dataclass
-class LinkRow:
-    src: str
-    target: str
-    dst: str | None
-    line: int
-    embed: bool
-    #: the ``#heading`` or ``#^block`` part of the link, as written
-    heading: str | None = None
-
-
-@dataclass
 class IndexView:
     """Every note and link of the index, keyed for the checkers."""
 
@@ -96,80 +81,30 @@ class IndexView:
         return out
 
 
-def _row(values: tuple[Any, ...]) -> NoteRow:
-    (nid, path, title, kind, domain, typ, digest, mtime, size, aliases, fm, warnings) = values
+def _row(note: NoteDetail) -> NoteRow:
     return NoteRow(
-        int(nid),
-        path,
-        title,
-        kind,
-        domain,
-        typ,
-        digest,
-        int(mtime),
-        int(size),
-        json.loads(aliases) if isinstance(aliases, str) else list(aliases or []),
-        json.loads(fm) if isinstance(fm, str) else dict(fm or {}),
-        json.loads(warnings) if isinstance(warnings, str) else list(warnings or []),
+        note.id,
+        note.path,
+        note.title,
+        note.kind,
+        note.domain,
+        note.type,
+        note.hash,
+        note.mtime_ns,
+        note.size,
+        note.aliases,
+        note.frontmatter,
+        note.warnings,
     )
-
-
-def _load_sqlite(index: SQLiteIndex) -> tuple[dict[str, NoteRow], list[LinkRow]]:
-    db = sqlite3.connect(f"file:{index.path}?mode=ro", uri=True)
-    try:
-        rows = db.execute(
-            "SELECT id, path, title, kind, domain, type, hash, mtime_ns, size, aliases,"
-            " frontmatter, warnings FROM notes"
-        ).fetchall()
-        notes = {r[1]: _row(r) for r in rows}
-        links = [
-            LinkRow(r[0], r[1], r[2], int(r[3]), bool(r[4]), r[5])
-            for r in db.execute(
-                "SELECT n.path, l.target, l.dst_path, l.line, l.embed, l.heading FROM links l"
-                " JOIN notes n ON n.id = l.src_id"
-            )
-        ]
-    finally:
-        db.close()
-    return notes, links
-
-
-def _load_generic(backend: IndexBackend) -> tuple[dict[str, NoteRow], list[LinkRow]]:
-    notes: dict[str, NoteRow] = {}
-    links: list[LinkRow] = []
-    for path in backend.note_paths():
-        note = backend.note_by_path(path)
-        if note is None:
-            continue
-        notes[path] = NoteRow(
-            note.id,
-            path,
-            note.title,
-            note.kind,
-            note.domain,
-            note.type,
-            note.hash,
-            note.mtime_ns,
-            note.size,
-            note.aliases,
-            note.frontmatter,
-            note.warnings,
-        )
-        for link in backend.links_from(note.id):
-            links.append(LinkRow(path, link.target, link.dst, link.line, link.embed, link.heading))
-    return notes, links
 
 
 def load_view(backend: IndexBackend) -> IndexView:
     """Read every note, link and indexing problem of ``backend``."""
-    if isinstance(backend, SQLiteIndex):
-        notes, links = _load_sqlite(backend)
-    else:
-        notes, links = _load_generic(backend)
+    notes = {note.path: _row(note) for note in backend.scan_notes()}
     problems: dict[str, list[str]] = {}
     for path, reason in backend.problems():
         problems.setdefault(path, []).append(reason)
-    return IndexView(notes, links, problems)
+    return IndexView(notes, list(backend.scan_links()), problems)
 
 
 def is_navigation(text: str) -> bool:
@@ -187,16 +122,9 @@ def is_navigation(text: str) -> bool:
 
 def link_only_chunks(backend: IndexBackend) -> set[int]:
     """Ids of the chunks that are navigation (:func:`is_navigation`), not content."""
-    if isinstance(backend, SQLiteIndex):
-        db = sqlite3.connect(f"file:{backend.path}?mode=ro", uri=True)
-        try:
-            rows = db.execute("SELECT id, text FROM chunks WHERE ltrim(text) LIKE '[[%'")
-            return {int(r[0]) for r in rows if is_navigation(r[1])}
-        finally:
-            db.close()
-    table = backend.vectors_of(backend.get_meta("embedder") or "")
-    chunks = backend.chunks_by_id(int(c) for c in table.chunk_ids)
-    return {cid for cid, c in chunks.items() if is_navigation(c.text)}
+    return {
+        chunk.id for chunk in backend.scan_chunks(text_prefix="[[") if is_navigation(chunk.text)
+    }
 
 
 @dataclass
@@ -249,7 +177,6 @@ __all__ = [
     "CITATION_RE",
     "ContentRows",
     "IndexView",
-    "LinkRow",
     "NoteRow",
     "content_rows",
     "is_navigation",

@@ -1,8 +1,10 @@
 """A :class:`Brain` is a vault, its index and its embedder, opened together.
 
-It is cheap to open: the index file is opened, the embedding model is loaded
-only when something needs a vector (a search, or new chunks to embed). The CLI
-and the MCP server each hold one and call the capability functions with it.
+It is cheap to open: the index is opened with the backend the vault's settings
+choose (:func:`mnemex.index.open.open_backend`, or the one passed in), the
+embedding model is loaded only when something needs a vector (a search, or new
+chunks to embed). The CLI and the MCP server each hold one and call the
+capability functions with it.
 """
 
 from __future__ import annotations
@@ -14,13 +16,11 @@ from pathlib import Path
 from mnemex.config import VaultLocation, resolve_vault
 from mnemex.embed import Embedder, load_embedder
 from mnemex.index.backend import IndexBackend, UnresolvedLink
-from mnemex.index.sqlite.store import SQLiteIndex
+from mnemex.index.open import open_backend
 from mnemex.index.sync import Indexer, ProgressFactory, SyncResult
 from mnemex.vault import LinkResolver, Vault
 from mnemex.vault.links import attachment_paths
 from mnemex.vault.markdown import is_placeholder
-
-INDEX_FILE = "index.sqlite"
 
 
 class Brain:
@@ -35,7 +35,7 @@ class Brain:
     ) -> None:
         self.vault = vault
         self.location = location or VaultLocation(vault.root, "explicit")
-        self.backend: IndexBackend = backend or SQLiteIndex(vault.local_dir / INDEX_FILE)
+        self.backend: IndexBackend = backend if backend is not None else open_backend(vault)
         self._embedder: Embedder | None = embedder if isinstance(embedder, Embedder) else None
         self._embedder_factory = embedder if callable(embedder) else None
 
@@ -100,4 +100,4 @@ class Brain:
         self.close()
 
 
-__all__ = ["INDEX_FILE", "Brain"]
+__all__ = ["Brain"]

@@ -92,6 +92,7 @@ class Settings:
     harvest: dict[str, Any] = field(default_factory=dict)
     model: dict[str, Any] = field(default_factory=dict)
     health: dict[str, Any] = field(default_factory=dict)
+    index: dict[str, Any] = field(default_factory=dict)
 
     @property
     def embedder_name(self) -> str:
@@ -128,7 +129,7 @@ def load_settings(vault: Path) -> Settings:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{path}: [vault] {key} must be a list of strings")
         setattr(settings, key, list(value))
-    for key in ("embedder", "search", "model", "harvest", "health"):
+    for key in ("embedder", "search", "model", "harvest", "health", "index"):
         value = data.get(key, getattr(settings, key))
         if not isinstance(value, dict):
             raise ConfigError(f"{path}: [{key}] must be a table")

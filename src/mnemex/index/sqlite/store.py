@@ -132,6 +132,10 @@ def _note_detail(row: tuple[Any, ...], tags: list[str]) -> NoteDetail:
     )  # fmt: skip
 
 
+#: The index file's name in the vault's machine-local folder (``.mnemex/``).
+INDEX_FILE = "index.sqlite"
+
+
 class SQLiteIndex:
     """The SQLite implementation of :class:`~mnemex.index.backend.IndexBackend`."""
 
@@ -839,4 +843,4 @@ class SQLiteIndex:
         return [(r[0], r[1]) for r in rows]
 
 
-__all__ = ["BM25_WEIGHTS", "SQLiteIndex"]
+__all__ = ["BM25_WEIGHTS", "INDEX_FILE", "SQLiteIndex"]

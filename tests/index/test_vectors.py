@@ -18,7 +18,7 @@ def fresh_table(vault_dir: Path, identity: str) -> VectorTable:
     """The table as a brand-new process reads it straight from SQLite."""
     index = SQLiteIndex(vault_dir / ".mnemex" / "index.sqlite")
     try:
-        index._sidecar.folder = vault_dir / "no-sidecar"  # force the SQLite path
+        index._vectors.sidecar.folder = vault_dir / "no-sidecar"  # force the SQLite path
         return index.vectors_of(identity)
     finally:
         index.close()
@@ -53,7 +53,7 @@ def test_a_new_process_reads_the_sidecar_of_the_current_generation(vault_dir: Pa
         first.sync()
         table = first.backend.vectors_of(HashingEmbedder().identity)
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as second:
-        sidecar = second.backend._sidecar  # type: ignore[attr-defined]
+        sidecar = second.backend._vectors.sidecar  # type: ignore[attr-defined]
         loaded = sidecar.load(HashingEmbedder().identity, second.backend.generation())
         assert loaded is not None and same(loaded, table)
 
@@ -66,7 +66,7 @@ def test_a_sidecar_from_an_older_generation_is_never_used(vault_dir: Path) -> No
         b.backend.vectors_of(identity)
         write(vault_dir, "b.md", "- two\n")
         b.sync()
-        sidecar = b.backend._sidecar  # type: ignore[attr-defined]
+        sidecar = b.backend._vectors.sidecar  # type: ignore[attr-defined]
         assert sidecar.load(identity, b.backend.generation()) is None
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as again:
         assert len(again.backend.vectors_of(identity).chunk_ids) == 2

@@ -1,15 +1,16 @@
-"""The embedded index: one SQLite file under ``.mnemex/`` with FTS5 for keywords.
+"""The embedded index: one SQLite file under ``.mnemex/``, the default backend.
 
-Vectors are float32 blobs keyed by (text hash, embedder identity), so an
-unchanged chunk is never embedded twice and a moved note keeps its vectors.
-Vector search is brute force over a matrix held in memory, reloaded only when
-the index's generation counter moves: at 100,000 chunks x 384 dimensions that
-is one 150 MB matrix product of a few milliseconds, exact, with no ANN to tune.
+:class:`SQLiteIndex` implements :class:`~mnemex.index.backend.IndexBackend`: the
+writes sync makes, the reads retrieval and health make. Its parts live beside it:
+the tables in :mod:`~mnemex.index.sqlite.schema`, keyword search (FTS5, BM25) and
+scopes as SQL in :mod:`~mnemex.index.sqlite.search`, the vector matrix and
+nearest-neighbour ranking in :mod:`~mnemex.index.sqlite.vectors` (with its cache
+file, :mod:`~mnemex.index.sqlite.sidecar`). Every write takes one lock and bumps
+the index's generation, which the in-memory caches are keyed by.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 import threading
@@ -22,7 +23,6 @@ import numpy.typing as npt
 
 from mnemex.errors import IndexUnavailable
 from mnemex.index.backend import (
-    SCHEMA_VERSION,
     Backlink,
     ChunkHit,
     ChunkRecord,
@@ -38,88 +38,16 @@ from mnemex.index.backend import (
     UnresolvedLink,
     VectorTable,
 )
+from mnemex.index.sqlite.schema import NOTE_DATE, connect, drop_all, ensure_schema
+from mnemex.index.sqlite.search import keyword_search, scope_sql
 from mnemex.index.sqlite.sidecar import VectorSidecar
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS notes (
-    id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL UNIQUE,
-    title TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    domain TEXT,
-    project TEXT,
-    type TEXT,
-    status TEXT,
-    date TEXT,
-    importance REAL,
-    embed_title TEXT,
-    hash TEXT NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    size INTEGER NOT NULL,
-    aliases TEXT NOT NULL DEFAULT '[]',
-    frontmatter TEXT NOT NULL DEFAULT '{}',
-    warnings TEXT NOT NULL DEFAULT '[]'
-);
-CREATE INDEX IF NOT EXISTS notes_hash ON notes(hash);
-CREATE TABLE IF NOT EXISTS chunks (
-    id INTEGER PRIMARY KEY,
-    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    ord INTEGER NOT NULL,
-    heading TEXT NOT NULL,
-    text TEXT NOT NULL,
-    line INTEGER NOT NULL,
-    hash TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS chunks_note ON chunks(note_id);
-CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-    title, heading, text, tokenize = 'porter unicode61 remove_diacritics 2'
-);
--- a rowid table: blobs live outside the (hash, embedder) index, so probing the
--- index never reads vector pages (3x faster than WITHOUT ROWID at 100k vectors)
-CREATE TABLE IF NOT EXISTS vectors (
-    id INTEGER PRIMARY KEY,
-    hash TEXT NOT NULL,
-    embedder TEXT NOT NULL,
-    vec BLOB NOT NULL,
-    UNIQUE (hash, embedder)
-);
-CREATE TABLE IF NOT EXISTS links (
-    id INTEGER PRIMARY KEY,
-    src_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    target TEXT NOT NULL,
-    heading TEXT,
-    alias TEXT,
-    embed INTEGER NOT NULL,
-    line INTEGER NOT NULL,
-    dst_path TEXT
-);
-CREATE INDEX IF NOT EXISTS links_src ON links(src_id);
-CREATE INDEX IF NOT EXISTS links_dst ON links(dst_path);
-CREATE TABLE IF NOT EXISTS tags (
-    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    tag TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tags_note ON tags(note_id);
-CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag);
-CREATE TABLE IF NOT EXISTS problems (path TEXT NOT NULL, reason TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS problems_path ON problems(path);
-"""
-
-# A note's date: its own, else its file's mtime (UTC, ISO 8601, seconds).
-NOTE_DATE = (
-    "coalesce({a}.date, strftime('%Y-%m-%dT%H:%M:%S+00:00', {a}.mtime_ns / 1e9, 'unixepoch'))"
-)
+from mnemex.index.sqlite.vectors import VectorCache, nearest, rows_of
 
 # The columns of a NoteRow, in its order.
 _NOTE_COLUMNS = (
     "id, path, title, kind, domain, project, type, status, importance, hash, mtime_ns, size, "
     + NOTE_DATE.format(a="notes")
 )
-
-# bm25 column weights: title, heading, text (chosen with `mnemex eval`, see docs/benchmarks.md)
-BM25_WEIGHTS = (2.0, 1.0, 1.0)
 
 
 def _note_detail(row: tuple[Any, ...], tags: list[str]) -> NoteDetail:
@@ -144,59 +72,23 @@ class SQLiteIndex:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         try:
-            self._db = sqlite3.connect(
-                self.path, check_same_thread=False, isolation_level=None, timeout=30
-            )
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA temp_store=MEMORY")
-            self._db.execute("PRAGMA cache_size=-65536")
-            self._ensure_schema()
+            self._db = connect(self.path)
+            ensure_schema(self._db)
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(
                 f"index {self.path} is unreadable ({exc}); delete it and run `mnemex index rebuild`"
             ) from exc
-        self._vectors: dict[str, VectorTable] = {}
-        self._row_hashes: dict[str, list[str]] = {}  # per embedder: the hash of each row
+        self._vectors = VectorCache(VectorSidecar(self.path.parent / f"{self.path.stem}.vectors"))
         self._scope_cache: dict[tuple[Scope, int], set[int]] = {}
-        self._sidecar = VectorSidecar(self.path.parent / f"{self.path.stem}.vectors")
-
-    def _ensure_schema(self) -> None:
-        row = None
-        with contextlib.suppress(sqlite3.OperationalError):  # a new file has no meta table
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is not None and int(row[0]) != SCHEMA_VERSION:
-            self._drop_all()
-        self._db.executescript(_SCHEMA)
-        self._db.execute(
-            "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-        )
-        self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
-
-    def _drop_all(self) -> None:
-        for table in (
-            "chunks_fts",
-            "tags",
-            "links",
-            "vectors",
-            "chunks",
-            "notes",
-            "problems",
-            "meta",
-        ):
-            self._db.execute(f"DROP TABLE IF EXISTS {table}")
 
     def reset(self) -> None:
         """Empty the index (schema kept)."""
         with self._lock:
             self._db.execute("BEGIN")
-            self._drop_all()
+            drop_all(self._db)
             self._db.execute("COMMIT")
-            self._ensure_schema()
+            ensure_schema(self._db)
             self._vectors.clear()
-            self._row_hashes.clear()
 
     def close(self) -> None:
         with self._lock:
@@ -477,31 +369,12 @@ class SQLiteIndex:
         return found
 
     def _vector_table(self, embedder: str) -> VectorTable:
-        """Every vector of ``embedder`` with its chunk and note ids, as one matrix.
-
-        Kept in memory per generation. When the index changed, a process that had a
-        table refreshes it (only new vectors are read from SQLite); a fresh process
-        first tries the sidecar files the last full load wrote (``np.load`` with
-        a plain ``np.load``: ~0.1 s instead of ~1 s for a one-shot CLI search).
-        """
         with self._lock:
             self._db.execute("BEGIN")  # one snapshot for the generation and the rows
             try:
-                gen = self.generation()
-                cached = self._vectors.get(embedder)
-                if cached is not None and cached.generation == gen:
-                    return cached
-                table = None if cached is not None else self._sidecar.load(embedder, gen)
-                if table is None:
-                    table = self._read_vectors(embedder, gen, previous=cached)
-                    if cached is None:
-                        self._sidecar.save(embedder, table, self._row_hashes[embedder])
-                elif embedder not in self._row_hashes:
-                    self._row_hashes[embedder] = self._sidecar.hashes(embedder, gen)
+                return self._vectors.table(self._db, embedder, self.generation())
             finally:
                 self._db.execute("COMMIT")
-            self._vectors = {embedder: table}
-            return table
 
     def vector_count(self, embedder: str) -> int:
         return len(self._vector_table(embedder).chunk_ids)
@@ -513,166 +386,16 @@ class SQLiteIndex:
         k: int,
         among: Collection[int] | None = None,
     ) -> list[ChunkHit]:
-        """The ``k`` chunks most similar to ``query`` (cosine), of the notes ``among`` if given.
-
-        Brute force: one matrix product over the whole table, then a partial sort.
-        """
-        table = self._vector_table(embedder)
-        if not len(table.chunk_ids):
-            return []
-        scores = table.matrix @ query
-        if among is not None:
-            mask = np.isin(table.note_ids, np.fromiter(among, dtype=np.int64, count=len(among)))
-            scores = np.where(mask, scores, -np.inf)
-        n = min(k, int(np.isfinite(scores).sum()))
-        if n <= 0:
-            return []
-        top = np.argpartition(-scores, n - 1)[:n]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [
-            ChunkHit(int(table.chunk_ids[i]), int(table.note_ids[i]), float(scores[i])) for i in top
-        ]
+        return nearest(self._vector_table(embedder), query, k, among)
 
     def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
         table = self._vector_table(embedder)
-        if notes is None:
-            return table
-        keep = np.isin(table.note_ids, np.fromiter(notes, dtype=np.int64, count=len(notes)))
-        return VectorTable(
-            table.chunk_ids[keep], table.note_ids[keep], table.matrix[keep], table.generation
-        )
-
-    def _read_vectors(self, embedder: str, gen: int, previous: VectorTable | None) -> VectorTable:
-        rows = self._db.execute("SELECT id, note_id, hash FROM chunks ORDER BY id").fetchall()
-        hashes = [r[2] for r in rows]
-        old_rows: dict[str, int] = {}
-        if previous is not None:
-            old_rows = {h: i for i, h in enumerate(self._row_hashes.get(embedder, []))}
-        # Only vectors the previous table lacks are read from SQLite; a chunk whose
-        # text has no vector yet (embedding still to come) is left out.
-        wanted = sorted({h for h in hashes if h not in old_rows})
-        fetched: dict[str, bytes] = {}
-        for start in range(0, len(wanted), 900):
-            part = wanted[start : start + 900]
-            fetched.update(
-                (r[0], r[1])
-                for r in self._db.execute(
-                    "SELECT hash, vec FROM vectors WHERE embedder = ?"
-                    f" AND hash IN ({','.join('?' * len(part))})",
-                    (embedder, *part),
-                )
-            )
-        keep = [i for i, h in enumerate(hashes) if h in old_rows or h in fetched]
-        if len(keep) != len(rows):
-            rows = [rows[i] for i in keep]
-            hashes = [hashes[i] for i in keep]
-        old_at = np.fromiter(
-            (old_rows.get(h, -1) for h in hashes), dtype=np.int64, count=len(hashes)
-        )
-        reused = old_at >= 0
-        if not hashes:
-            matrix = np.zeros((0, 1), dtype=np.float32)
-        elif previous is not None and reused.all():
-            matrix = np.asarray(previous.matrix[old_at], dtype=np.float32)
-        elif previous is None or not reused.any():
-            blob = b"".join(fetched[h] for h in hashes)
-            matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(hashes), -1).copy()
-        else:
-            # one gather (new rows take row 0 for now), then the few new rows: a masked
-            # assignment instead would copy the whole matrix twice
-            matrix = previous.matrix[np.where(reused, old_at, 0)]
-            for i in np.flatnonzero(~reused):
-                matrix[i] = np.frombuffer(fetched[hashes[i]], dtype=np.float32)
-        self._row_hashes[embedder] = hashes
-        return VectorTable(
-            np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-            np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
-            matrix,
-            gen,
-        )
+        return table if notes is None else rows_of(table, notes)
 
     # -- search ----------------------------------------------------------------
 
-    def _scope_sql(self, scope: Scope, alias: str = "n") -> tuple[str, list[Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-
-        def any_of(column: str, values: Sequence[str]) -> None:
-            clauses.append(f"{alias}.{column} IN ({','.join('?' * len(values))})")
-            params.extend(values)
-
-        if scope.kinds:
-            any_of("kind", scope.kinds)
-        if scope.domains:
-            any_of("domain", scope.domains)
-        if scope.projects:
-            any_of("project", scope.projects)
-        if scope.folders:
-            parts = []
-            for folder in scope.folders:
-                prefix = folder.strip("/")
-                parts.append(f"({alias}.path = ? OR {alias}.path LIKE ? ESCAPE '\\')")
-                escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                params.extend([prefix, escaped + "/%"])
-            clauses.append("(" + " OR ".join(parts) + ")")
-        for tag in scope.tags:
-            clauses.append(
-                f"EXISTS (SELECT 1 FROM tags t WHERE t.note_id = {alias}.id"
-                " AND (lower(t.tag) = lower(?) OR lower(t.tag) LIKE lower(?) || '/%'))"
-            )
-            params.extend([tag.lstrip("#"), tag.lstrip("#")])
-        date = NOTE_DATE.format(a=alias)
-        if scope.since:
-            clauses.append(f"{date} >= ?")
-            params.append(scope.since)
-        if scope.until:
-            clauses.append(f"substr({date}, 1, ?) <= ?")
-            params.extend([len(scope.until), scope.until])
-        if scope.exclude_private:
-            marks = ",".join("?" * len(scope.exclude_private))
-            clauses.append(
-                f"coalesce({alias}.domain, '') NOT IN ({marks})"
-                f" AND coalesce({alias}.project, '') NOT IN ({marks})"
-            )
-            params.extend([*scope.exclude_private, *scope.exclude_private])
-        return (" AND ".join(clauses) or "1"), params
-
     def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]:
-        if not terms:
-            return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        where, params = self._scope_sql(scope)
-        weights = ", ".join(str(w) for w in BM25_WEIGHTS)
-        # Rank inside FTS5 first and join only the best rows: joining every match
-        # before ORDER BY costs more than the ranking. A narrow scope can leave too
-        # few of those rows; then the exact query runs.
-        ranked = (
-            f"SELECT rowid, bm25(chunks_fts, {weights}) AS s FROM chunks_fts"
-            " WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?"
-        )
-        fast = (
-            f"SELECT f.rowid, c.note_id, f.s FROM ({ranked}) f JOIN chunks c ON c.id = f.rowid"
-            f" JOIN notes n ON n.id = c.note_id WHERE {where} ORDER BY f.s LIMIT ?"
-        )
-        exact = (
-            f"SELECT f.rowid, c.note_id, bm25(chunks_fts, {weights}) AS s FROM chunks_fts f"
-            " JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id"
-            f" WHERE chunks_fts MATCH ? AND {where} ORDER BY s LIMIT ?"
-        )
-        prelimit = limit * 4
-        try:
-            rows = self._db.execute(fast, (match, prelimit, *params, limit)).fetchall()
-            if len(rows) < limit:
-                total = self._db.execute(
-                    f"SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?"
-                    f" LIMIT {prelimit + 1})",
-                    (match,),
-                ).fetchone()[0]
-                if total > prelimit:
-                    rows = self._db.execute(exact, (match, *params, limit)).fetchall()
-        except sqlite3.OperationalError as exc:  # pragma: no cover - terms are quoted
-            raise IndexUnavailable(f"keyword search failed: {exc}") from exc
-        return [ChunkHit(r[0], r[1], -float(r[2])) for r in rows]
+        return keyword_search(self._db, terms, scope, limit)
 
     def notes_in_scope(self, scope: Scope) -> set[int] | None:
         """Ids of the notes a scope allows, or None for "all of them".
@@ -687,7 +410,7 @@ class SQLiteIndex:
         cached = self._scope_cache.get(key)
         if cached is not None:
             return cached
-        where, params = self._scope_sql(scope)
+        where, params = scope_sql(scope)
         ids = {r[0] for r in self._db.execute(f"SELECT n.id FROM notes n WHERE {where}", params)}
         if len(self._scope_cache) >= 64 or any(g != gen for _, g in self._scope_cache):
             self._scope_cache.clear()
@@ -833,7 +556,7 @@ class SQLiteIndex:
             yield ChunkRow(*row)
 
     def tag_counts(self, scope: Scope | None = None) -> list[tuple[str, int]]:
-        where, params = self._scope_sql(scope or Scope())
+        where, params = scope_sql(scope or Scope())
         rows = self._db.execute(
             "SELECT min(t.tag), count(DISTINCT t.note_id) AS c FROM tags t"
             f" JOIN notes n ON n.id = t.note_id WHERE {where}"
@@ -843,4 +566,4 @@ class SQLiteIndex:
         return [(r[0], r[1]) for r in rows]
 
 
-__all__ = ["BM25_WEIGHTS", "INDEX_FILE", "SQLiteIndex"]
+__all__ = ["INDEX_FILE", "SQLiteIndex"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mnemex.embed import Embedder
-from mnemex.index.backend import ChunkRecord, IndexBackend, LinkRecord, NoteRecord
+from mnemex.index.backend import ChunkRecord, IndexBackend, LinkRecord, NoteRecord, NoteState
 from mnemex.index.chunking import Chunk, chunk_body
 from mnemex.report import Report
 from mnemex.text.dates import utc_iso
@@ -153,6 +153,29 @@ def _read_entry(entry: FileEntry) -> tuple[bytes | None, str | None]:
     return data, None
 
 
+@dataclass
+class _SyncRun:
+    """What one sync has found so far; its steps read and extend it in order."""
+
+    states: dict[str, NoteState]  # the index's notes; a note taken out leaves it
+    known_problems: dict[str, str]  # path -> reason, as the index had them
+    result: SyncResult = field(default_factory=SyncResult)
+    seen: set[str] = field(default_factory=set)  # every path the walk met
+    changed: list[tuple[FileEntry, bytes]] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)  # paths whose problems are gone
+    paths_changed: bool = False
+    dropped: set[str] = field(default_factory=set)  # chunk hashes replaced or removed
+    written: set[str] = field(default_factory=set)  # chunk hashes written: to embed
+
+    def forget(self, backend: IndexBackend, rel: str, keep_state: bool = False) -> None:
+        """Take an indexed note out: its file is gone from the index's view."""
+        self.dropped |= backend.chunk_hashes([rel])
+        backend.delete_notes([rel])
+        if not keep_state:
+            del self.states[rel]
+        self.paths_changed = True
+
+
 class Indexer:
     """Syncs one vault into one index backend with one embedder (loaded only when needed)."""
 
@@ -178,22 +201,39 @@ class Indexer:
     def sync(self) -> SyncResult:
         """Bring the index up to date with the files; returns what changed."""
         started = time.perf_counter()
-        result = SyncResult()
-        report = result.report
+        run = _SyncRun(self.backend.note_states(), dict(self.backend.problems()))
+        left_out = self._read_files(run)
+        self._leave_out(run, left_out)
+        gone = {p: s for p, s in run.states.items() if p not in run.seen}
+        run.paths_changed = (
+            run.paths_changed or bool(gone) or any(e.rel not in run.states for e, _ in run.changed)
+        )
+        self._write_changed(run, gone)
         backend = self.backend
-        states = backend.note_states()
-        seen: set[str] = set()
-        changed: list[tuple[FileEntry, bytes]] = []
-        known_problems = dict(backend.problems())
-        problem_paths: set[str] = set(known_problems)
-        cleared: list[str] = []
-        paths_changed = False
-        dropped_hashes: set[str] = set()  # chunk hashes replaced or removed: prune candidates
-        written_hashes: set[str] = set()  # chunk hashes this sync wrote: embedding candidates
-        left_out: list[tuple[str, str]] = []  # symlinks the walk refused, with the reason
+        if gone:
+            run.dropped |= backend.chunk_hashes(gone)
+            backend.delete_notes(gone)
+            run.result.removed = len(gone)
+        stale_problems = [p for p in run.known_problems if p not in run.seen]
+        backend.clear_problems([*run.cleared, *stale_problems])
+        if run.paths_changed:
+            self._resolve_links()
+        run.result.embedded = self.embed_missing(run.written)
+        if run.dropped:
+            backend.prune_vectors(run.dropped)
+        backend.set_meta("last_sync", utc_iso())
+        run.result.seconds = time.perf_counter() - started
+        return run.result
+
+    def _read_files(self, run: _SyncRun) -> list[tuple[str, str]]:
+        """Walk the vault: count the unchanged files, note the unreadable ones, and keep the
+        changed ones' bytes. Returns the symlinks the walk refused, with the reason."""
+        backend = self.backend
+        report = run.result.report
+        left_out: list[tuple[str, str]] = []
         for entry in self.vault.iter_files(skipped=lambda rel, why: left_out.append((rel, why))):
-            seen.add(entry.rel)
-            state = states.get(entry.rel)
+            run.seen.add(entry.rel)
+            state = run.states.get(entry.rel)
             if state is not None and state.mtime_ns == entry.mtime_ns and state.size == entry.size:
                 report.add("unchanged")
                 continue
@@ -202,35 +242,38 @@ class Indexer:
                 report.add("skipped", entry.rel, reason)
                 backend.set_problems(entry.rel, [reason or "not indexed"])
                 if state is not None:  # it was indexed before: it no longer is
-                    dropped_hashes |= backend.chunk_hashes([entry.rel])
-                    backend.delete_notes([entry.rel])
-                    del states[entry.rel]
-                    paths_changed = True
+                    run.forget(backend, entry.rel)
                 continue
             if state is not None and state.hash == sha256_bytes(data):
                 backend.touch_note(entry.rel, entry.mtime_ns, entry.size)
                 report.add("unchanged")
                 continue
-            changed.append((entry, data))
+            run.changed.append((entry, data))
+        return left_out
 
+    def _leave_out(self, run: _SyncRun, left_out: list[tuple[str, str]]) -> None:
+        # Outside the vault is outside for the index too, as it is for a read: an older
+        # version may have indexed such a file, so its text leaves the index now.
         for rel, reason in left_out:
-            # Outside the vault is outside for the index too, as it is for a read: an older
-            # version may have indexed such a file, so its text leaves the index now.
-            seen.add(rel)
-            report.add("skipped", rel, reason)
-            if known_problems.get(rel) != reason:
-                backend.set_problems(rel, [reason])
-            if rel in states:
-                dropped_hashes |= backend.chunk_hashes([rel])
-                backend.delete_notes([rel])
-                del states[rel]
-                paths_changed = True
-        gone = {p: s for p, s in states.items() if p not in seen}
+            run.seen.add(rel)
+            run.result.report.add("skipped", rel, reason)
+            if run.known_problems.get(rel) != reason:
+                self.backend.set_problems(rel, [reason])
+            if rel in run.states:
+                run.forget(self.backend, rel)
+
+    def _write_changed(self, run: _SyncRun, gone: dict[str, NoteState]) -> None:
+        """Parse and write every changed file; a new path whose content a gone one had is a
+        move (taken out of ``gone``)."""
+        backend = self.backend
+        report = run.result.report
         gone_by_hash = {s.hash: p for p, s in gone.items()}
-        paths_changed = paths_changed or bool(gone) or any(e.rel not in states for e, _ in changed)
         # With the same set of paths, no existing link can change target: only the
         # changed notes' own links need resolving, against the unchanged resolver.
-        resolver = None if paths_changed or not changed else LinkResolver(backend.note_paths())
+        resolver = (
+            None if run.paths_changed or not run.changed else LinkResolver(backend.note_paths())
+        )
+        changed = run.changed
         parsed = self._progress(len(changed), "parsing") if self._progress and changed else None
         for entry, data in changed:
             if parsed is not None:
@@ -242,10 +285,8 @@ class Indexer:
                 reason = f"not UTF-8 text (invalid byte at offset {exc.start}); convert it to UTF-8"
                 report.add("skipped", rel, reason)
                 backend.set_problems(rel, [reason])
-                if rel in states:
-                    dropped_hashes |= backend.chunk_hashes([rel])
-                    backend.delete_notes([rel])
-                    paths_changed = True
+                if rel in run.states:
+                    run.forget(backend, rel, keep_state=True)
                     resolver = None
                 continue
             digest = sha256_bytes(data)
@@ -258,43 +299,26 @@ class Indexer:
                 continue
             # A move is written like a new note, but its chunk hashes are the old ones
             # (unless the title came from the file name), so nothing is embedded again.
-            old = gone_by_hash.pop(digest, None) if rel not in states else None
+            old = gone_by_hash.pop(digest, None) if rel not in run.states else None
             if old is not None:
-                dropped_hashes |= backend.chunk_hashes([old])
+                run.dropped |= backend.chunk_hashes([old])
                 backend.delete_notes([old])
                 del gone[old]
-                result.moved += 1
-            elif rel in states:
-                dropped_hashes |= backend.chunk_hashes([rel])
+                run.result.moved += 1
+            elif rel in run.states:
+                run.dropped |= backend.chunk_hashes([rel])
             if resolver is not None:
                 for link in links:
                     link.resolved = resolver.resolve(link.target, rel)
             backend.upsert_note(note, chunks, links)
-            written_hashes.update(c.hash for c in chunks)
-            if rel in states or old is not None:
-                report.add("updated")
-            else:
-                report.add("created")
+            run.written.update(c.hash for c in chunks)
+            report.add("updated" if rel in run.states or old is not None else "created")
             for warning in note.warnings:
                 report.warn(rel, warning)
             if note.warnings:
                 backend.set_problems(rel, [f"warning: {w}" for w in note.warnings])
-            elif rel in problem_paths:
-                cleared.append(rel)
-        if gone:
-            dropped_hashes |= backend.chunk_hashes(gone)
-            backend.delete_notes(gone)
-            result.removed = len(gone)
-        stale_problems = [p for p in problem_paths if p not in seen]
-        backend.clear_problems([*cleared, *stale_problems])
-        if paths_changed:
-            self._resolve_links()
-        result.embedded = self.embed_missing(written_hashes)
-        if dropped_hashes:
-            backend.prune_vectors(dropped_hashes)
-        backend.set_meta("last_sync", utc_iso())
-        result.seconds = time.perf_counter() - started
-        return result
+            elif rel in run.known_problems:
+                run.cleared.append(rel)
 
     def _resolve_links(self) -> None:
         # Every link, every time something changed: a new file can capture a link that

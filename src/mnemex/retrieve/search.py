@@ -19,145 +19,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mnemex.brain import Brain
-from mnemex.index.backend import Scope
+from mnemex.index.backend import ChunkHit, IndexBackend, NoteRow, Scope
 from mnemex.retrieve.graph import proximity
+from mnemex.retrieve.stopwords import STOPWORDS
 from mnemex.text.tokens import estimate_tokens
 from mnemex.vault.privacy import private_names
 
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
-
-#: Words that carry no meaning for keyword search. Without this list a question's
-#: "what", "did", "the" dominate an OR query's matches.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -296,37 +164,16 @@ def search(
     """
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    scope = scope or Scope()
-    private = tuple(sorted(private_names(brain.vault.settings)))
-    if scope.exclude_private is None and not (set(scope.domains) | set(scope.projects)) & set(
-        private
-    ):
-        # private domains and projects are only searched when named explicitly
-        scope = Scope(**{**asdict(scope), "exclude_private": private})
+    scope = _unless_named_private(brain, scope or Scope())
     weights = weights or Weights.from_settings(brain.vault.settings.search)
     backend = brain.backend
     terms = query_terms(query)
     allowed = backend.notes_in_scope(scope)  # None: every note
-    ranks: dict[str, dict[int, int]] = {}
-    best_chunks: dict[int, list[tuple[float, int]]] = {}
-
-    def collect(signal: str, items: list[tuple[int, int, float]]) -> None:
-        # items: (chunk_id, note_id, score), best first
-        # snippets prefer what the vector signal ranked first, then keyword
-        bias = 0.0 if signal == "vector" else 0.5
-        note_rank: dict[int, int] = {}
-        for position, (chunk_id, note_id, _score) in enumerate(items):
-            if note_id not in note_rank:
-                note_rank[note_id] = len(note_rank) + 1
-            best_chunks.setdefault(note_id, []).append((position + bias, chunk_id))
-        ranks[signal] = note_rank
-
+    ranks = _Ranks()
     if "keyword" in signals and weights.keyword > 0:
         t = time.perf_counter()
-        kw = backend.keyword_search(terms, scope, weights.pool)
-        collect("keyword", [(h.chunk_id, h.note_id, h.score) for h in kw])
+        ranks.add("keyword", backend.keyword_search(terms, scope, weights.pool))
         timings["keyword_ms"] = (time.perf_counter() - t) * 1000
-
     if "vector" in signals and weights.vector > 0:
         t = time.perf_counter()
         identity = backend.get_meta("embedder")
@@ -335,51 +182,121 @@ def search(
             timings["embed_ms"] = (time.perf_counter() - t) * 1000
             similar = backend.nearest(identity, qvec, weights.pool, among=allowed)
             if similar:
-                collect("vector", [(h.chunk_id, h.note_id, h.score) for h in similar])
+                ranks.add("vector", similar)
         timings["vector_ms"] = (time.perf_counter() - t) * 1000
-
-    fused: dict[int, float] = {}
-    for signal, note_rank in ranks.items():
-        w = getattr(weights, signal)
-        for note_id, rank in note_rank.items():
-            fused[note_id] = fused.get(note_id, 0.0) + w / (weights.rrf_k + rank)
-
+    fused = ranks.fuse(weights)
     if "graph" in signals and weights.graph > 0 and fused:
         t = time.perf_counter()
-        seeds = [nid for nid, _ in sorted(fused.items(), key=lambda kv: -kv[1])[:5]]
-        near = proximity(backend, seeds, allowed=allowed)
-        if near:
-            graph_rank = {nid: i + 1 for i, nid in enumerate(near)}
-            ranks["graph"] = graph_rank
-            for note_id, rank in graph_rank.items():
-                fused[note_id] = fused.get(note_id, 0.0) + weights.graph / (weights.rrf_k + rank)
+        ranks.lift_by_graph(backend, fused, allowed, weights)
         timings["graph_ms"] = (time.perf_counter() - t) * 1000
 
     now = now or dt.datetime.now(dt.UTC)
     order = sorted(fused.items(), key=lambda kv: -kv[1])
     notes = backend.notes_by_id(nid for nid, _ in order[: max(k * 3, 50)])
     if weights.recency > 0 or weights.importance > 0:
-        rescored = []
-        for nid, score in order:
-            note = notes.get(nid)
-            if note is not None:
-                age = _age_days(note.date, now)
-                if weights.recency > 0 and age is not None:
-                    score += weights.recency / weights.rrf_k * 0.5 ** (age / weights.half_life_days)
-                if weights.importance > 0 and note.importance is not None:
-                    score += weights.importance / weights.rrf_k * float(note.importance)
-            rescored.append((nid, score))
-        order = sorted(rescored, key=lambda kv: -kv[1])
+        order = _rescored(order, notes, weights, now)
+    hits, total, truncated = _hits(backend, order[:k], notes, ranks, terms, max_tokens, now)
+    ranking: list[str] = []
+    if full_ranking:
+        paths = backend.notes_by_id(nid for nid, _ in order)
+        ranking = [paths[nid].path for nid, _ in order if nid in paths]
+    timings["total_ms"] = (time.perf_counter() - started) * 1000
+    return SearchResult(
+        query, hits, total, truncated, {k_: round(v, 2) for k_, v in timings.items()}, ranking
+    )
 
-    result_ids = [nid for nid, _ in order[:k]]
-    chunk_ids = [cid for nid in result_ids for cid in _best_chunk_ids(best_chunks.get(nid, []))]
+
+def _unless_named_private(brain: Brain, scope: Scope) -> Scope:
+    """``scope``, leaving out the private domains and projects unless it names one of them."""
+    private = tuple(sorted(private_names(brain.vault.settings)))
+    if scope.exclude_private is None and not (set(scope.domains) | set(scope.projects)) & set(
+        private
+    ):
+        return Scope(**{**asdict(scope), "exclude_private": private})
+    return scope
+
+
+@dataclass
+class _Ranks:
+    """Each signal's ranking of notes, and the chunks each note could show as snippets."""
+
+    #: signal -> note id -> rank (1 = first)
+    by_signal: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: note id -> (position in a signal's chunk ranking, chunk id): lower is shown first
+    chunks: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
+
+    def add(self, signal: str, hits: list[ChunkHit]) -> None:
+        """Rank notes by their best chunk in ``hits`` (best first)."""
+        # snippets prefer what the vector signal ranked first, then keyword
+        bias = 0.0 if signal == "vector" else 0.5
+        note_rank: dict[int, int] = {}
+        for position, hit in enumerate(hits):
+            if hit.note_id not in note_rank:
+                note_rank[hit.note_id] = len(note_rank) + 1
+            self.chunks.setdefault(hit.note_id, []).append((position + bias, hit.chunk_id))
+        self.by_signal[signal] = note_rank
+
+    def fuse(self, weights: Weights) -> dict[int, float]:
+        """Weighted reciprocal rank fusion: note id -> sum of ``w_s / (k + rank_s)``."""
+        fused: dict[int, float] = {}
+        for signal, note_rank in self.by_signal.items():
+            w = getattr(weights, signal)
+            for note_id, rank in note_rank.items():
+                fused[note_id] = fused.get(note_id, 0.0) + w / (weights.rrf_k + rank)
+        return fused
+
+    def lift_by_graph(
+        self,
+        backend: IndexBackend,
+        fused: dict[int, float],
+        allowed: set[int] | None,
+        weights: Weights,
+    ) -> None:
+        """Add the graph signal to ``fused``: notes near the five best, nearest first."""
+        seeds = [nid for nid, _ in sorted(fused.items(), key=lambda kv: -kv[1])[:5]]
+        near = proximity(backend, seeds, allowed=allowed)
+        if near:
+            graph_rank = {nid: i + 1 for i, nid in enumerate(near)}
+            self.by_signal["graph"] = graph_rank
+            for note_id, rank in graph_rank.items():
+                fused[note_id] = fused.get(note_id, 0.0) + weights.graph / (weights.rrf_k + rank)
+
+
+def _rescored(
+    order: list[tuple[int, float]], notes: dict[int, NoteRow], weights: Weights, now: dt.datetime
+) -> list[tuple[int, float]]:
+    """``order`` with recency and importance added to the scores, sorted again."""
+    rescored = []
+    for nid, score in order:
+        note = notes.get(nid)
+        if note is not None:
+            age = _age_days(note.date, now)
+            if weights.recency > 0 and age is not None:
+                score += weights.recency / weights.rrf_k * 0.5 ** (age / weights.half_life_days)
+            if weights.importance > 0 and note.importance is not None:
+                score += weights.importance / weights.rrf_k * float(note.importance)
+        rescored.append((nid, score))
+    return sorted(rescored, key=lambda kv: -kv[1])
+
+
+def _hits(
+    backend: IndexBackend,
+    order: list[tuple[int, float]],
+    notes: dict[int, NoteRow],
+    ranks: _Ranks,
+    terms: list[str],
+    max_tokens: int | None,
+    now: dt.datetime,
+) -> tuple[list[Hit], int, bool]:
+    """The hits of ``order``, best first, until ``max_tokens``: (hits, their tokens, truncated)."""
+    chunk_ids = [cid for nid, _ in order for cid in _best_chunk_ids(ranks.chunks.get(nid, []))]
     chunks = backend.chunks_by_id(chunk_ids)
     hits: list[Hit] = []
     total = 0
-    truncated = False
-    for nid, score in order[:k]:
+    for nid, score in order:
         note = notes.get(nid) or backend.notes_by_id([nid])[nid]
-        picked = [chunks[cid] for cid in _best_chunk_ids(best_chunks.get(nid, [])) if cid in chunks]
+        best = _best_chunk_ids(ranks.chunks.get(nid, []))
+        picked = [chunks[cid] for cid in best if cid in chunks]
         snippets = [Snippet(c.heading, _snippet(c.text, terms), c.line) for c in picked]
         first = snippets[0] if snippets else Snippet("", "", 0)
         hit = Hit(
@@ -389,7 +306,7 @@ def search(
             kind=note.kind,
             heading=first.heading,
             snippet=first.text,
-            why={signal: r[nid] for signal, r in ranks.items() if nid in r},
+            why={signal: r[nid] for signal, r in ranks.by_signal.items() if nid in r},
             age_days=None if (a := _age_days(note.date, now)) is None else round(a, 1),
             status=note.status,
             date=note.date,
@@ -401,18 +318,10 @@ def search(
             estimate_tokens(" ".join([hit.title, hit.path, *(s.text for s in snippets)])) + 8
         )
         if max_tokens is not None and total + hit.tokens > max_tokens:
-            truncated = True
-            break
+            return hits, total, True
         total += hit.tokens
         hits.append(hit)
-    ranking: list[str] = []
-    if full_ranking:
-        paths = backend.notes_by_id(nid for nid, _ in order)
-        ranking = [paths[nid].path for nid, _ in order if nid in paths]
-    timings["total_ms"] = (time.perf_counter() - started) * 1000
-    return SearchResult(
-        query, hits, total, truncated, {k_: round(v, 2) for k_, v in timings.items()}, ranking
-    )
+    return hits, total, False
 
 
 def _best_chunk_ids(candidates: list[tuple[float, int]], n: int = 2) -> list[int]:
@@ -425,4 +334,4 @@ def _best_chunk_ids(candidates: list[tuple[float, int]], n: int = 2) -> list[int
     return picked
 
 
-__all__ = ["STOPWORDS", "Hit", "SearchResult", "Snippet", "Weights", "query_terms", "search"]
+__all__ = ["Hit", "SearchResult", "Snippet", "Weights", "query_terms", "search"]

@@ -2,6 +2,7 @@
 
 A symlink in the vault may point anywhere; a read refuses what resolves outside, so
 the index must too, or its text would come back in snippets, graphs and listings.
+The in-process tests run against every backend; the CLI ones against SQLite.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from conftest import write
+from index_backends import BACKENDS, brain_on
 from mnemex.brain import Brain
 from mnemex.errors import PathOutsideVault
 from mnemex.index.sync import build_records
@@ -23,6 +26,12 @@ from mnemex.vault import Vault, sha256_bytes
 from mnemex.vault.vault import FileEntry
 
 SECRET = "the launch code is swordfish"
+
+
+@pytest.fixture(params=BACKENDS)
+def brain(request: pytest.FixtureRequest, vault_dir: Path) -> Iterator[Brain]:
+    with brain_on(str(request.param), vault_dir) as b:
+        yield b
 
 
 @pytest.fixture
@@ -118,6 +127,7 @@ def run_cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_cli_search_and_graph_never_show_outside_text_and_index_status_lists_the_link_once(
     vault_dir: Path, outside: Path
 ) -> None:
+    # SQLite only: the CLI runs in a subprocess, where no test backend is registered
     plant_links(vault_dir, outside)
     found = run_cli(vault_dir, "search", "swordfish launch code", "--json")
     assert found.returncode == 0, found.stderr

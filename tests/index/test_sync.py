@@ -1,7 +1,10 @@
+"""Incremental sync, run against every backend (:data:`index_backends.BACKENDS`)."""
+
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -9,12 +12,16 @@ import pytest
 
 from conftest import write
 from hostile_inputs import bounded, hostile_notes
+from index_backends import BACKENDS, brain_on, use_backend
+from index_backends import dump as contract_dump
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
+from mnemex.index.sqlite.store import SQLiteIndex
 from mnemex.index.sync import MAX_NOTE_BYTES
 from mnemex.vault import Vault
 
-DUMP_QUERIES = {
+#: SQLite's own tables, FTS rows and vectors no chunk shows included.
+SQLITE_TABLES = {
     "notes": "SELECT path, title, kind, domain, project, type, date, hash, embed_title, aliases,"
     " frontmatter FROM notes",
     "chunks": "SELECT n.path, c.ord, c.heading, c.text, c.line, c.hash FROM chunks c"
@@ -30,9 +37,27 @@ DUMP_QUERIES = {
 
 
 def dump(brain: Brain) -> dict[str, Any]:
-    """The index's content, without row ids, for comparing two indexes."""
-    db = brain.backend._db  # type: ignore[attr-defined]
-    return {name: sorted(tuple(r) for r in db.execute(sql)) for name, sql in DUMP_QUERIES.items()}
+    """The index's content, without row ids, for comparing two indexes: what the backend's
+    contract shows, and for SQLite every table as well."""
+    out = contract_dump(brain.backend)
+    if isinstance(brain.backend, SQLiteIndex):
+        db = brain.backend._db
+        out |= {
+            f"sqlite {name}": sorted(tuple(r) for r in db.execute(sql))
+            for name, sql in SQLITE_TABLES.items()
+        }
+    return out
+
+
+@pytest.fixture(params=BACKENDS)
+def backend_name(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def brain(backend_name: str, vault_dir: Path) -> Iterator[Brain]:
+    with brain_on(backend_name, vault_dir) as b:
+        yield b
 
 
 def test_sync_indexes_new_notes_and_a_second_sync_changes_nothing(brain: Brain) -> None:
@@ -157,7 +182,8 @@ def test_a_fixed_file_leaves_the_problem_list(brain: Brain) -> None:
     assert brain.backend.problems() == []
 
 
-def test_changing_the_embedder_re_embeds_every_chunk(vault_dir: Path) -> None:
+def test_changing_the_embedder_re_embeds_every_chunk(vault_dir: Path, backend_name: str) -> None:
+    use_backend(vault_dir, backend_name)
     write(vault_dir, "a.md", "# One\n\none\n\n# Two\n\ntwo\n")
     with Brain(Vault(vault_dir), embedder=HashingEmbedder(dim=64)) as b:
         b.sync()
@@ -221,6 +247,7 @@ def test_a_batch_of_bad_input_changes_nothing_in_the_vault_and_the_good_notes_ar
 def test_a_folder_of_hostile_notes_is_indexed_in_linear_time_and_the_good_note_with_it(
     vault_dir: Path,
 ) -> None:
+    # SQLite only: it runs in a subprocess (bounded), where no test backend is registered
     for name, text in hostile_notes().items():
         write(vault_dir, f"hostile/{name}.md", text)
     write(vault_dir, "hostile/zz-good.md", "# Good\n\nThe greenhouse sensors report hourly.\n")

@@ -1,4 +1,5 @@
-"""Any sequence of file edits followed by incremental syncs gives the index a rebuild gives."""
+"""Any sequence of file edits followed by incremental syncs gives the index a rebuild gives,
+with every backend."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_sync import dump
 
+from index_backends import BACKENDS, use_backend
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.vault import Vault, init_vault
@@ -48,15 +51,17 @@ def apply(root: Path, op: str, name: str, arg: str, tick: list[int]) -> None:
         os.rename(path, root / arg)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit, min_size=1, max_size=14))
 def test_incremental_sync_after_any_edits_equals_a_rebuild(
-    edits: list[tuple[str, str, str]],
+    backend: str, edits: list[tuple[str, str, str]]
 ) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="mnemex-prop-"))
     try:
         root = workdir / "v"
         init_vault(root, git=False)
+        use_backend(root, backend)
         tick = [1_700_000_000_000_000_000]
         with Brain(Vault(root), embedder=HashingEmbedder(dim=16)) as brain:
             for op, name, arg in edits:

@@ -1,4 +1,6 @@
-"""The in-memory vector table: loaded, refreshed after edits, and cached beside the index."""
+"""The SQLite backend's vector matrix: loaded, refreshed after edits, and cached beside the
+index (the sidecar). SQLite only: how a backend keeps its vectors is its own business; the
+contract (``nearest``, ``vectors_of``) is checked on every backend in test_backends.py."""
 
 from __future__ import annotations
 

@@ -1,11 +1,23 @@
+"""Hybrid search, run against every backend (:data:`index_backends.BACKENDS`)."""
+
 from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from conftest import write
+from index_backends import BACKENDS, brain_on
 from mnemex.brain import Brain
 from mnemex.index.backend import Scope
 from mnemex.retrieve import estimate_tokens, query_terms, search
+
+
+@pytest.fixture(params=BACKENDS)
+def brain(request: pytest.FixtureRequest, vault_dir: Path) -> Iterator[Brain]:
+    with brain_on(str(request.param), vault_dir) as b:
+        yield b
 
 
 @pytest.fixture

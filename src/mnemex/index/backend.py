@@ -153,6 +153,7 @@ class ChunkRow:
     heading: str  # the heading path, ``A > B``
     text: str
     line: int  # the line of the file it starts on
+    hash: str  # of the text its vector is made from (see ChunkRecord)
 
 
 @dataclass(frozen=True)

@@ -435,7 +435,7 @@ class SQLiteIndex:
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             rows = self._db.execute(
-                "SELECT id, note_id, ord, heading, text, line FROM chunks"
+                "SELECT id, note_id, ord, heading, text, line, hash FROM chunks"
                 f" WHERE id IN ({','.join('?' * len(part))})",
                 part,
             )
@@ -548,7 +548,7 @@ class SQLiteIndex:
     def scan_chunks(self, text_prefix: str = "") -> Iterator[ChunkRow]:
         """The chunks whose text, leading spaces left out, starts with ``text_prefix``."""
         rows = self._tuples(
-            "SELECT id, note_id, ord, heading, text, line FROM chunks"
+            "SELECT id, note_id, ord, heading, text, line, hash FROM chunks"
             " WHERE substr(ltrim(text), 1, ?) = ?",
             (len(text_prefix), text_prefix),
         )

@@ -154,3 +154,37 @@ def test_docs_architecture_gives_every_package_and_module_its_layer() -> None:
     }
     assert wrong == {}, "docs/architecture.md: a package's row is missing or at the wrong layer"
     assert "`__init__.py`" in doc
+
+
+#: Modules outside ``mnemex.index`` allowed to import sqlite3, each for a file that is not
+#: the index (say which). None today.
+SQLITE_ELSEWHERE: dict[str, str] = {}
+
+
+def _imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, and for ``from a import b`` also ``a.b``."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+    return found
+
+
+def test_only_the_index_opens_sqlite_and_only_index_open_names_a_backend() -> None:
+    offenders = []
+    for name, path in sorted(_modules().items()):
+        in_index = name == "mnemex.index" or name.startswith("mnemex.index.")
+        in_sqlite = name.startswith("mnemex.index.sqlite")
+        for target in sorted(_imported(path)):
+            if target == "sqlite3" and not in_index and name not in SQLITE_ELSEWHERE:
+                offenders.append(f"{name} -> sqlite3")
+            if target.startswith("mnemex.index.sqlite") and not (
+                in_sqlite or name == "mnemex.index.open"
+            ):
+                offenders.append(f"{name} -> {target}")
+        text = path.read_text(encoding="utf-8")
+        if not in_sqlite and "index.sqlite" in text.replace("mnemex.index.sqlite", ""):
+            offenders.append(f"{name} names the index file")
+    assert offenders == []

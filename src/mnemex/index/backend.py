@@ -1,11 +1,41 @@
-"""The records the index stores and the narrow interface a backend implements.
+"""The index backend contract: what sync writes and what the rest of mnemex reads.
 
-The index is derived from the vault and can always be rebuilt, so backends
-keep no migrations: a schema change bumps :data:`SCHEMA_VERSION` and the index
-is rebuilt. SQLite (FTS5 for keywords, vectors in a table beside it) is the only
-backend today; the rest of mnemex reaches the index through :class:`IndexBackend`
-alone, so that another one (a PostgreSQL backend is planned, not written) could be
-added behind it and run the same tests.
+The index is derived from the vault and can always be rebuilt, so backends keep
+no migrations: a schema change bumps :data:`SCHEMA_VERSION` and the index is
+rebuilt. Everything outside :mod:`mnemex.index` reaches an index through
+:class:`IndexBackend` alone, opened by :func:`mnemex.index.open.open_backend`
+(``[index] backend`` in ``mnemex.toml``, SQLite by default); no other module
+imports a backend or opens its files (``tests/test_public_api.py`` checks it).
+
+The contract, besides the method signatures:
+
+- **Writes** come from sync alone, as records (:class:`NoteRecord`,
+  :class:`ChunkRecord`, :class:`LinkRecord`). ``upsert_note``, ``delete_notes`` and
+  ``store_vectors`` move ``generation()``; a cache keyed by it (the graph's
+  adjacency, a backend's vector matrix) is fresh while it stands still.
+- **Reads** return frozen, typed rows (:class:`NoteRow`, :class:`NoteDetail`,
+  :class:`ChunkRow`, :class:`LinkRow`, :class:`Backlink`, :class:`UnresolvedLink`,
+  :class:`IndexStats`), never a backend's own row objects. A note's frontmatter is
+  what JSON can carry; its ``date`` falls back to the file's mtime. Ids belong to the
+  backend: a note keeps its id while its path stays indexed, a chunk until its note
+  is written again.
+- **Ranking by similarity happens in the backend**: ``nearest`` returns the ``k``
+  chunks most similar to a query vector (cosine), best first, optionally only
+  among some notes. ``vectors_of`` hands out vectors to the few callers that
+  compare them themselves. Keyword ranking is the backend's own (SQLite: FTS5 with
+  BM25); search fuses ranks, so the scores of two backends need not agree.
+- **A scope** (:class:`Scope`) means the same everywhere: kinds, domains and projects
+  match exactly, a folder is a path prefix at a ``/``, a tag matches itself and its
+  ``tag/`` children case-insensitively, ``since``/``until`` compare ISO dates
+  (``until`` on its own length), ``exclude_private`` drops those domains and projects.
+- **Bulk reads** (``scan_notes``, ``scan_links``, ``scan_chunks``) read a whole
+  index at once for a health scan, in no promised order.
+
+A new backend is a subpackage of :mod:`mnemex.index` implementing the protocol,
+registered in :mod:`mnemex.index.open`, and added to the backends the tests run on
+(``tests/index_backends.py``): the sync, incremental-equals-rebuild, retrieval and
+contract tests then check it. The in-memory reference backend there is the plainest
+reading of this contract.
 """
 
 from __future__ import annotations
@@ -231,56 +261,150 @@ class VectorTable:
 
 
 class IndexBackend(Protocol):
-    """What sync, retrieval and the graph need from an index."""
+    """What sync writes to an index, and what retrieval, the graph and health read from it.
 
-    def generation(self) -> int: ...
+    Sync (:mod:`mnemex.index.sync`) is the only writer. ``upsert_note``,
+    ``delete_notes`` and ``store_vectors`` move :meth:`generation`; nothing else does.
+    """
+
+    # -- the index's own state ---------------------------------------------------
+    def generation(self) -> int:
+        """A counter that moves with every write of notes or vectors (caches key on it)."""
+        ...
+
     def get_meta(self, key: str) -> str | None: ...
     def set_meta(self, key: str, value: str) -> None: ...
+    def reset(self) -> None:
+        """Empty the index: notes, vectors, problems and meta (a rebuild follows)."""
+        ...
+
+    def close(self) -> None: ...
+
+    # -- what sync writes ---------------------------------------------------------
     def note_states(self) -> dict[str, NoteState]: ...
+    def note_paths(self) -> list[str]:
+        """Every indexed path, sorted."""
+        ...
+
     def upsert_note(
         self, note: NoteRecord, chunks: Sequence[ChunkRecord], links: Sequence[LinkRecord]
-    ) -> int: ...
+    ) -> int:
+        """Write a note with its chunks, links and tags, replacing what its path had; its id."""
+        ...
+
     def touch_note(self, path: str, mtime_ns: int, size: int) -> None: ...
     def delete_notes(self, paths: Iterable[str]) -> None: ...
-    def all_links(self) -> list[tuple[int, str, str | None]]: ...
-    def set_link_targets(self, updates: Iterable[tuple[int, str | None]]) -> None: ...
-    def note_paths(self) -> list[str]: ...
+    def all_links(self) -> list[tuple[int, str, str | None]]:
+        """``(link id, target, source path)`` of every link, for resolving them again."""
+        ...
+
+    def set_link_targets(self, updates: Iterable[tuple[int, str | None]]) -> None:
+        """Set each link's resolved path (``None``: it names no note)."""
+        ...
+
+    def chunk_hashes(self, paths: Iterable[str]) -> set[str]: ...
     def chunks_missing_vectors(
         self, embedder: str, among: Iterable[str] | None = None
-    ) -> list[tuple[str, str | None, str, str]]: ...
-    def store_vectors(self, embedder: str, items: Sequence[tuple[str, bytes]]) -> None: ...
+    ) -> list[tuple[str, str | None, str, str]]:
+        """``(hash, embed title, heading, text)`` of each distinct chunk text without a
+        vector from ``embedder``; only among those hashes when given."""
+        ...
+
+    def store_vectors(self, embedder: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Keep ``(text hash, float32 bytes)`` pairs: one vector per text and embedder."""
+        ...
+
     def drop_vectors_except(self, embedder: str) -> int: ...
-    def prune_vectors(self, candidates: Iterable[str] | None = None) -> int: ...
-    def chunk_hashes(self, paths: Iterable[str]) -> set[str]: ...
-    def vector_count(self, embedder: str) -> int: ...
+    def prune_vectors(self, candidates: Iterable[str] | None = None) -> int:
+        """Drop the vectors no chunk uses (only among ``candidates`` when given)."""
+        ...
+
+    def set_problems(self, path: str, reasons: Sequence[str]) -> None: ...
+    def clear_problems(self, paths: Iterable[str]) -> None: ...
+    def problems(self) -> list[tuple[str, str]]:
+        """``(path, reason)`` of the files sync could not index or read with warnings."""
+        ...
+
+    # -- search -------------------------------------------------------------------
+    def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]:
+        """The ``limit`` chunks in ``scope`` that best match any of ``terms``, best first.
+
+        How they are ranked is the backend's own (search fuses ranks, not scores).
+        """
+        ...
+
+    def vector_count(self, embedder: str) -> int:
+        """How many chunks have a vector from ``embedder`` (what :meth:`nearest` ranks)."""
+        ...
+
     def nearest(
         self,
         embedder: str,
         query: npt.NDArray[np.float32],
         k: int,
         among: Collection[int] | None = None,
-    ) -> list[ChunkHit]: ...
-    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable: ...
-    def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]: ...
-    def notes_in_scope(self, scope: Scope) -> set[int] | None: ...
+    ) -> list[ChunkHit]:
+        """The ``k`` chunks whose ``embedder`` vectors are most similar to ``query``
+        (cosine: vectors are unit length), best first; only chunks of the notes ``among``
+        when given. The score is the cosine."""
+        ...
+
+    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
+        """The ``embedder`` vectors of the chunks of ``notes`` (all when None), for the few
+        callers that compare vectors themselves (health's duplicates, ingest's resolver)."""
+        ...
+
+    def notes_in_scope(self, scope: Scope) -> set[int] | None:
+        """Ids of the notes ``scope`` allows; None when it allows every note."""
+        ...
+
+    # -- reading notes, chunks and links --------------------------------------------
     def notes_by_id(self, ids: Iterable[int]) -> dict[int, NoteRow]: ...
     def chunks_by_id(self, ids: Iterable[int]) -> dict[int, ChunkRow]: ...
     def note_by_path(self, path: str) -> NoteDetail | None: ...
-    def paths_with_field(self, key: str, value: str, kind: str | None = None) -> list[str]: ...
-    def links_from(self, note_id: int) -> list[LinkRow]: ...
-    def links_to(self, note_id: int) -> list[Backlink]: ...
-    def edges(self) -> list[tuple[int, int]]: ...
-    def unresolved_links(self, limit: int = 100) -> list[UnresolvedLink]: ...
-    def set_problems(self, path: str, reasons: Sequence[str]) -> None: ...
-    def clear_problems(self, paths: Iterable[str]) -> None: ...
-    def problems(self) -> list[tuple[str, str]]: ...
+    def paths_with_field(self, key: str, value: str, kind: str | None = None) -> list[str]:
+        """Sorted paths of the notes whose frontmatter ``key`` is the string ``value``.
+
+        Raises:
+            ValueError: ``key`` is not a plain name (letters, digits, ``_``).
+        """
+        ...
+
+    def links_from(self, note_id: int) -> list[LinkRow]:
+        """The note's links in the order of their lines."""
+        ...
+
+    def links_to(self, note_id: int) -> list[Backlink]:
+        """The links that resolve to the note, by source path and line."""
+        ...
+
+    def edges(self) -> list[tuple[int, int]]:
+        """Resolved links as ``(source id, target id)``, no self-links, no duplicates."""
+        ...
+
+    def unresolved_links(self, limit: int = 100) -> list[UnresolvedLink]:
+        """The first ``limit`` links that name no note, by source path and line."""
+        ...
+
+    def tag_counts(self, scope: Scope | None = None) -> list[tuple[str, int]]:
+        """Tags (compared case-insensitively, each shown in the spelling that sorts first)
+        with how many notes in ``scope`` carry it, most used first, then by name."""
+        ...
+
     def stats(self) -> IndexStats: ...
-    def tag_counts(self, scope: Scope | None = None) -> list[tuple[str, int]]: ...
-    def scan_notes(self) -> Iterator[NoteDetail]: ...
-    def scan_links(self) -> Iterator[LinkRow]: ...
-    def scan_chunks(self, text_prefix: str = "") -> Iterator[ChunkRow]: ...
-    def reset(self) -> None: ...
-    def close(self) -> None: ...
+
+    # -- bulk reads (a health scan reads everything once) ----------------------------
+    def scan_notes(self) -> Iterator[NoteDetail]:
+        """Every note, in no promised order."""
+        ...
+
+    def scan_links(self) -> Iterator[LinkRow]:
+        """Every link, in no promised order."""
+        ...
+
+    def scan_chunks(self, text_prefix: str = "") -> Iterator[ChunkRow]:
+        """Every chunk whose text, leading spaces left out, starts with ``text_prefix``."""
+        ...
 
 
 __all__ = [

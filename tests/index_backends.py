@@ -2,7 +2,7 @@
 
 :class:`MemoryIndex` implements the whole :class:`~mnemex.index.backend.IndexBackend`
 with dicts and numpy, as plainly as possible, so that a test parametrised over
-:data:`BACKENDS` checks the contract and not SQLite's way of keeping it. It is
+:data:`BACKEND_NAMES` checks the contract and not SQLite's way of keeping it. It is
 registered through the real seam (:func:`mnemex.index.open.register_backend`) and
 chosen by the vault's ``[index] backend`` setting, as a PostgreSQL backend would be.
 
@@ -59,7 +59,7 @@ from mnemex.index.open import register_backend
 from mnemex.vault import Vault
 
 #: What a parametrised test runs against.
-BACKENDS = ["sqlite", "memory"]
+BACKEND_NAMES = ["sqlite", "memory"]
 
 _WORD_RE = re.compile(r"\w+")
 
@@ -565,4 +565,4 @@ def dump(backend: IndexBackend) -> dict[str, Any]:
     }
 
 
-__all__ = ["BACKENDS", "MemoryIndex", "brain_on", "dump", "use_backend"]
+__all__ = ["BACKEND_NAMES", "MemoryIndex", "brain_on", "dump", "use_backend"]

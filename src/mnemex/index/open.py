@@ -1,35 +1,42 @@
 """Choosing a vault's index backend: the one module that names a backend.
 
 ``[index] backend`` in ``mnemex.toml`` says which (``"sqlite"`` when it is silent).
-Each name maps to a factory that takes the vault and returns an open
-:class:`~mnemex.index.backend.IndexBackend`. The SQLite backend is registered here
-the way any other is (a test's in-memory backend, a PostgreSQL backend later), so
-nothing outside ``mnemex.index`` imports a backend module.
+:data:`BACKENDS` maps each name to a factory that takes the vault and returns an
+open :class:`~mnemex.index.backend.IndexBackend`. The SQLite backend is registered
+there the way any other is (a test's in-memory backend, a PostgreSQL backend later)
+and imported only when chosen, so nothing outside ``mnemex.index`` imports a backend
+module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from mnemex.config import SETTINGS_FILE
-from mnemex.errors import ConfigError
 from mnemex.index.backend import IndexBackend
-from mnemex.index.sqlite.store import INDEX_FILE, SQLiteIndex
+from mnemex.plugins import Registry
 from mnemex.vault import Vault
 
 BackendFactory = Callable[[Vault], IndexBackend]
 
 DEFAULT_BACKEND = "sqlite"
 
-_BACKENDS: dict[str, BackendFactory] = {}
+
+def _builtins(registry: Registry[BackendFactory]) -> None:
+    def sqlite(vault: Vault) -> IndexBackend:
+        from mnemex.index.sqlite.store import INDEX_FILE, SQLiteIndex
+
+        return SQLiteIndex(vault.local_dir / INDEX_FILE)
+
+    registry.register("sqlite", sqlite)
+
+
+#: name -> factory taking the vault.
+BACKENDS: Registry[BackendFactory] = Registry("index backend", _builtins)
 
 
 def register_backend(name: str, factory: BackendFactory) -> None:
-    """Make ``[index] backend = "<name>"`` open the index with ``factory(vault)``.
-
-    A name registered again is replaced (a test may stand in for a built-in).
-    """
-    _BACKENDS[name] = factory
+    """Make ``[index] backend = "<name>"`` open the index with ``factory(vault)``."""
+    BACKENDS.register(name, factory)
 
 
 def backend_name(vault: Vault) -> str:
@@ -44,21 +51,14 @@ def open_backend(vault: Vault) -> IndexBackend:
         ConfigError: the settings name a backend that is not registered.
         IndexUnavailable: the backend cannot open the index.
     """
-    name = backend_name(vault)
-    factory = _BACKENDS.get(name)
-    if factory is None:
-        raise ConfigError(
-            f"{vault.root / SETTINGS_FILE}: [index] backend = {name!r} is not one of "
-            f"{', '.join(sorted(_BACKENDS))}"
-        )
-    return factory(vault)
+    return BACKENDS.factory(backend_name(vault))(vault)
 
 
-def _open_sqlite(vault: Vault) -> IndexBackend:
-    return SQLiteIndex(vault.local_dir / INDEX_FILE)
-
-
-register_backend(DEFAULT_BACKEND, _open_sqlite)
-
-
-__all__ = ["DEFAULT_BACKEND", "BackendFactory", "backend_name", "open_backend", "register_backend"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_BACKEND",
+    "BackendFactory",
+    "backend_name",
+    "open_backend",
+    "register_backend",
+]

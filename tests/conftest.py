@@ -10,11 +10,8 @@ from pathlib import Path
 
 import pytest
 
-# tests/index and tests/retrieve still import ``write`` from here; when they import it from
-# helpers, this line goes.
 from fake_provider import FakeProvider
 from health_support import make_sick_vault, open_brain
-from helpers import write  # noqa: F401
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.vault import Vault, init_vault

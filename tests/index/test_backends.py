@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import write
-from index_backends import BACKENDS, brain_on, dump
+from helpers import write
+from index_backends import BACKEND_NAMES, brain_on, dump
 from mnemex.brain import Brain
 from mnemex.index.backend import IndexBackend, Scope
 from mnemex.vault import init_vault
@@ -32,7 +32,7 @@ def fill(root: Path) -> None:
         write(root, rel, text)
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=BACKEND_NAMES)
 def brain(request: pytest.FixtureRequest, vault_dir: Path) -> Iterator[Brain]:
     with brain_on(str(request.param), vault_dir) as b:
         fill(vault_dir)
@@ -127,7 +127,7 @@ def test_the_reference_backend_holds_what_sqlite_holds_after_the_same_edits(
     tmp_path: Path,
 ) -> None:
     indexes = {}
-    for name in BACKENDS:
+    for name in BACKEND_NAMES:
         root = tmp_path / name
         init_vault(root, git=False)
         with brain_on(name, root) as brain:

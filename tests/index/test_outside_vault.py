@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
-from index_backends import BACKENDS, brain_on
+from helpers import write
+from index_backends import BACKEND_NAMES, brain_on
 from mnemex.brain import Brain
 from mnemex.errors import PathOutsideVault
 from mnemex.index.sync import build_records
@@ -28,7 +28,7 @@ from mnemex.vault.vault import FileEntry
 SECRET = "the launch code is swordfish"
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=BACKEND_NAMES)
 def brain(request: pytest.FixtureRequest, vault_dir: Path) -> Iterator[Brain]:
     with brain_on(str(request.param), vault_dir) as b:
         yield b

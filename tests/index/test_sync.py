@@ -1,4 +1,4 @@
-"""Incremental sync, run against every backend (:data:`index_backends.BACKENDS`)."""
+"""Incremental sync, run against every backend (:data:`index_backends.BACKEND_NAMES`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from conftest import write
+from helpers import write
 from hostile_inputs import bounded, hostile_notes
-from index_backends import BACKENDS, brain_on, use_backend
+from index_backends import BACKEND_NAMES, brain_on, use_backend
 from index_backends import dump as contract_dump
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
@@ -49,7 +49,7 @@ def dump(brain: Brain) -> dict[str, Any]:
     return out
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=BACKEND_NAMES)
 def backend_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

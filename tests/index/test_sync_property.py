@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_sync import dump
 
-from index_backends import BACKENDS, use_backend
+from index_backends import BACKEND_NAMES, use_backend
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.vault import Vault, init_vault
@@ -51,7 +51,7 @@ def apply(root: Path, op: str, name: str, arg: str, tick: list[int]) -> None:
         os.rename(path, root / arg)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(edit, min_size=1, max_size=14))
 def test_incremental_sync_after_any_edits_equals_a_rebuild(

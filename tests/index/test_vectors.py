@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from conftest import write
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.index.backend import VectorTable

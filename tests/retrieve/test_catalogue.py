@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from conftest import write
+from helpers import write
 from mnemex.brain import Brain
 from mnemex.retrieve.catalogue import list_domains
 from mnemex.retrieve.privacy import Privacy

@@ -1,4 +1,4 @@
-"""Hybrid search, run against every backend (:data:`index_backends.BACKENDS`)."""
+"""Hybrid search, run against every backend (:data:`index_backends.BACKEND_NAMES`)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
-from index_backends import BACKENDS, brain_on
+from helpers import write
+from index_backends import BACKEND_NAMES, brain_on
 from mnemex.brain import Brain
 from mnemex.index.backend import Scope
 from mnemex.retrieve import estimate_tokens, query_terms, search
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=BACKEND_NAMES)
 def brain(request: pytest.FixtureRequest, vault_dir: Path) -> Iterator[Brain]:
     with brain_on(str(request.param), vault_dir) as b:
         yield b

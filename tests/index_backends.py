@@ -123,10 +123,12 @@ class MemoryIndex:
     """The reference :class:`~mnemex.index.backend.IndexBackend`: dicts, lists and numpy."""
 
     def __init__(self) -> None:
+        self._meta: dict[str, str] = {"generation": "-1"}
         self.reset()
 
     def reset(self) -> None:
-        self._meta: dict[str, str] = {"schema": str(SCHEMA_VERSION), "generation": "0"}
+        gen = str(int(self._meta["generation"]) + 1)  # never back: caches key on it
+        self._meta = {"schema": str(SCHEMA_VERSION), "generation": gen}
         self._notes: dict[int, _Note] = {}
         self._by_path: dict[str, int] = {}
         self._chunks: dict[int, _Chunk] = {}

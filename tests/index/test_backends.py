@@ -92,6 +92,16 @@ def test_every_write_moves_the_generation(brain: Brain) -> None:
     assert seen == sorted(set(seen))
 
 
+def test_a_reset_never_takes_the_generation_back(brain: Brain) -> None:
+    backend = brain.backend
+    brain.sync()
+    before = backend.generation()
+    backend.reset()
+    assert backend.generation() > before
+    brain.sync()  # a rebuild of the same files makes as many writes as the first build
+    assert backend.generation() > before + 1
+
+
 def test_scopes_tags_and_fields_select_the_same_notes_on_every_backend(brain: Brain) -> None:
     backend = brain.backend
 

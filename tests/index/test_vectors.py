@@ -84,3 +84,21 @@ def test_a_damaged_sidecar_falls_back_to_sqlite(vault_dir: Path) -> None:
         path.write_bytes(b"garbage")
     with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as again:
         assert len(again.backend.vectors_of(identity).chunk_ids) == 1
+
+
+def test_a_rebuilt_index_is_never_served_the_vectors_of_the_one_before(vault_dir: Path) -> None:
+    # a rebuild of as many files makes as many writes: had the generation restarted at 0,
+    # it would land on the old number and a new process would load the old sidecar
+    write(vault_dir, "a.md", "- apples and pears\n")
+    identity = HashingEmbedder().identity
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as first:
+        first.sync()
+        first.backend.vectors_of(identity)  # writes the sidecar
+    write(vault_dir, "a.md", "- quantum chromodynamics\n")
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as second:
+        second.rebuild()
+    with Brain(Vault(vault_dir), embedder=HashingEmbedder()) as third:
+        table = third.backend.vectors_of(identity)
+        new, old = HashingEmbedder().embed_batch(["quantum chromodynamics", "apples and pears"])
+        assert len(table.matrix) == 1
+        assert float(table.matrix[0] @ new) > float(table.matrix[0] @ old)

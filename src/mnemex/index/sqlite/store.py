@@ -82,13 +82,18 @@ class SQLiteIndex:
         self._scope_cache: dict[tuple[Scope, int], set[int]] = {}
 
     def reset(self) -> None:
-        """Empty the index (schema kept)."""
+        """Empty the index (schema kept). The generation goes on from where it was: caches
+        here and the sidecar files key on it, and a rebuilt index that reached an old
+        number again would be served the old vectors."""
         with self._lock:
+            gen = self.generation()
             self._db.execute("BEGIN")
             drop_all(self._db)
             self._db.execute("COMMIT")
             ensure_schema(self._db)
+            self.set_meta("generation", str(gen + 1))
             self._vectors.clear()
+            self._scope_cache.clear()
 
     def close(self) -> None:
         with self._lock:

@@ -11,8 +11,9 @@ The contract, besides the method signatures:
 
 - **Writes** come from sync alone, as records (:class:`NoteRecord`,
   :class:`ChunkRecord`, :class:`LinkRecord`). ``upsert_note``, ``delete_notes`` and
-  ``store_vectors`` move ``generation()``; a cache keyed by it (the graph's
-  adjacency, a backend's vector matrix) is fresh while it stands still.
+  ``store_vectors`` move ``generation()``, and it never goes back (``reset`` moves it
+  on too); a cache keyed by it (the graph's adjacency, a backend's vector matrix) is
+  fresh while it stands still.
 - **Reads** return frozen, typed rows (:class:`NoteRow`, :class:`NoteDetail`,
   :class:`ChunkRow`, :class:`LinkRow`, :class:`Backlink`, :class:`UnresolvedLink`,
   :class:`IndexStats`), never a backend's own row objects. A note's frontmatter is

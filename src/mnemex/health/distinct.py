@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemex.health.names import opposed, plural_key
-from mnemex.health.view import CITATION_RE, ContentRows, NoteRow
+from mnemex.health.view import CITATION_RE, CheckedNote, ContentRows
 from mnemex.index.backend import IndexBackend
 
 #: A wikilink, its label kept: ``[[entities/perch|Perch]]`` -> ``Perch``.
@@ -60,12 +60,12 @@ class PageTexts:
                 self.chunks[int(rows.note_ids[r])].append((key, rows.matrix[r]))
 
 
-def _names(note: NoteRow) -> set[str]:
+def _names(note: CheckedNote) -> set[str]:
     found = {plural_key(n) for n in (note.title, note.stem.replace("-", " "), *note.aliases)}
     return {n for n in found if n}
 
 
-def _sources(note: NoteRow) -> set[str]:
+def _sources(note: CheckedNote) -> set[str]:
     """The paths the page's frontmatter ``sources`` names."""
     out = set()
     for item in note.frontmatter.get("sources") or []:
@@ -97,7 +97,7 @@ def _unit_mean(vectors: list[Vector]) -> Vector:
 
 
 def judge_pair(
-    a: NoteRow, b: NoteRow, score: float, threshold: float, texts: PageTexts
+    a: CheckedNote, b: CheckedNote, score: float, threshold: float, texts: PageTexts
 ) -> tuple[float, str] | None:
     """``(similarity, detail)`` when ``a`` and ``b`` stay near-duplicates once what tells
     them apart is weighed (module docstring); None when they are two things."""

@@ -43,7 +43,7 @@ from mnemex.health.ids import Issue
 from mnemex.health.names import name_keys, why_same
 from mnemex.health.records import possible_duplicates
 from mnemex.health.scan import ScanContext, is_knowledge, is_page, register_checker
-from mnemex.health.view import NoteRow, content_rows, mean_vectors
+from mnemex.health.view import CheckedNote, content_rows, mean_vectors
 from mnemex.vault.layout import slugify
 
 #: How many nearest pages per page the vector check considers.
@@ -56,7 +56,7 @@ MAX_GROUP = 6
 NAME_TEXT_FLOOR = 0.5
 
 
-def _kept_apart(a: NoteRow, b: NoteRow) -> bool:
+def _kept_apart(a: CheckedNote, b: CheckedNote) -> bool:
     """Things that only share a name: different entity types, or different domains."""
     if a.domain != b.domain:
         return True
@@ -64,7 +64,7 @@ def _kept_apart(a: NoteRow, b: NoteRow) -> bool:
     return bool(ta and tb and str(ta).lower() != str(tb).lower())
 
 
-def _pair_issue(a: NoteRow, b: NoteRow, detail: str, score: float, how: str) -> Issue:
+def _pair_issue(a: CheckedNote, b: CheckedNote, detail: str, score: float, how: str) -> Issue:
     files = sorted([a.path, b.path])
     return Issue(
         "duplicates",
@@ -77,7 +77,7 @@ def _pair_issue(a: NoteRow, b: NoteRow, detail: str, score: float, how: str) -> 
     )
 
 
-def _names(note: NoteRow) -> list[tuple[str, bool]]:
+def _names(note: CheckedNote) -> list[tuple[str, bool]]:
     """``(name, is it the page's own)``: the file name and title are; aliases are not."""
     return [(note.stem, True), (note.title, True), *((a, False) for a in note.aliases)]
 
@@ -118,11 +118,11 @@ def name_pairs(ctx: ScanContext) -> list[Issue]:
     return list(found.values())
 
 
-def _folder(note: NoteRow) -> str:
+def _folder(note: CheckedNote) -> str:
     return note.path.rpartition("/")[0] or "the vault's top folder"
 
 
-def _words(ctx: ScanContext, note: NoteRow) -> list[str]:
+def _words(ctx: ScanContext, note: CheckedNote) -> list[str]:
     text = ctx.body(note.path)
     return [w for line in line_words(text) for w in line] if text is not None else []
 
@@ -130,7 +130,7 @@ def _words(ctx: ScanContext, note: NoteRow) -> list[str]:
 def note_name_pairs(ctx: ScanContext) -> list[Issue]:
     """A person's notes whose file names slugify alike: in one folder always, in two folders
     when their texts are also :data:`NAME_TEXT_FLOOR` alike."""
-    groups: dict[str, list[NoteRow]] = defaultdict(list)
+    groups: dict[str, list[CheckedNote]] = defaultdict(list)
     for note in ctx.view.notes.values():
         if note.kind == "notes" and is_page(note):
             groups[slugify(note.stem)].append(note)

@@ -29,7 +29,7 @@ from mnemex.health.scan import (
     link_source_checked,
     register_checker,
 )
-from mnemex.health.view import NoteRow
+from mnemex.health.view import CheckedNote
 from mnemex.vault.links import LinkResolver, attachment_paths, strip_note_suffix
 from mnemex.vault.markdown import is_placeholder
 from mnemex.vault.vault import NOTE_SUFFIXES
@@ -40,7 +40,7 @@ _FOLD_RE = re.compile(r"[\s_\-]+")
 class TolerantNames:
     """Every note under the names a link might use for it, compared by :func:`name_key`."""
 
-    def __init__(self, notes: dict[str, NoteRow]) -> None:
+    def __init__(self, notes: dict[str, CheckedNote]) -> None:
         self.by_key: dict[str, set[str]] = defaultdict(set)
         self.notes = notes
         for note in notes.values():
@@ -50,7 +50,7 @@ class TolerantNames:
                 for key in name_keys(name):
                     self.by_key[key].add(note.path)
 
-    def match(self, target: str, source: NoteRow | None) -> tuple[str | None, list[str]]:
+    def match(self, target: str, source: CheckedNote | None) -> tuple[str | None, list[str]]:
         """``(the single best page, every candidate)`` for a link target that resolved nowhere."""
         bare = strip_note_suffix(target.strip().replace("\\", "/"))
         last = bare.rsplit("/", 1)[-1]
@@ -92,12 +92,12 @@ def templates_folders(root: Path) -> list[str]:
     return folders
 
 
-def links_checked(ctx: ScanContext) -> Callable[[NoteRow], bool]:
+def links_checked(ctx: ScanContext) -> Callable[[CheckedNote], bool]:
     """Whose links are checked: :func:`link_source_checked`, and not a template (a template's
     links name notes it will create, ``[[{{date}}]]``)."""
     prefixes = tuple(f.lower() + "/" for f in templates_folders(ctx.vault.root))
 
-    def checked(note: NoteRow) -> bool:
+    def checked(note: CheckedNote) -> bool:
         return link_source_checked(note) and not note.path.lower().startswith(prefixes or ("\0",))
 
     return checked
@@ -118,7 +118,7 @@ def _is_attachment_target(target: str) -> bool:
     return 1 <= len(ext) <= 5 and ext.isalnum() and f".{ext}" not in NOTE_SUFFIXES
 
 
-def exactly_named(target: str, dest: NoteRow, source: str | None = None) -> bool:
+def exactly_named(target: str, dest: CheckedNote, source: str | None = None) -> bool:
     """Whether a link names its page as Obsidian would find it: its path from the vault's
     root or from the linking note's folder, a path suffix, its file name, or its title, in
     any case (Obsidian compares names case-insensitively).

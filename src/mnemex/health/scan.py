@@ -25,7 +25,7 @@ from typing import Any
 from mnemex.errors import VaultError
 from mnemex.health.ids import KINDS, Issue
 from mnemex.health.records import dismissed_ids
-from mnemex.health.view import IndexView, NoteRow, load_view
+from mnemex.health.view import CheckedNote, IndexView, load_view
 from mnemex.index.backend import IndexBackend
 from mnemex.text.dates import parse_date
 from mnemex.vault import Vault
@@ -141,19 +141,19 @@ def checkers() -> dict[str, list[str]]:
 # -- which notes are pages -------------------------------------------------------------
 
 
-def is_page(note: NoteRow) -> bool:
+def is_page(note: CheckedNote) -> bool:
     """A knowledge page or a user's note: what the page checks look at."""
     if note.kind == "knowledge":
         return note.folder != _SOURCES
     return note.kind == "notes" and note.top not in _NOT_PAGES
 
 
-def is_knowledge(note: NoteRow) -> bool:
+def is_knowledge(note: CheckedNote) -> bool:
     """A wiki page that is not a summary or an original: an entity, concept or the like."""
     return note.kind == "knowledge" and note.folder not in (_SOURCES, "summaries")
 
 
-def link_source_checked(note: NoteRow) -> bool:
+def link_source_checked(note: CheckedNote) -> bool:
     """Whether a note's links are checked: not originals, foundations or health files."""
     if note.kind in ("foundations", "health"):
         return False

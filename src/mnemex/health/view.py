@@ -3,7 +3,7 @@
 A scan of a 10,000-page vault must take seconds, so it reads every note and
 every link through the backend's bulk reads (``scan_notes``, ``scan_links``,
 ``scan_chunks``), never note by note. Links are the backend's
-:class:`~mnemex.index.backend.LinkRow`; notes are kept as :class:`NoteRow`, which
+:class:`~mnemex.index.backend.LinkRow`; notes are kept as :class:`CheckedNote`, which
 adds the parts of the path the checkers ask for again and again.
 """
 
@@ -28,7 +28,7 @@ NAV_WORDS = 3
 
 
 @dataclass
-class NoteRow:
+class CheckedNote:
     """One indexed note, as the checkers need it."""
 
     id: int
@@ -60,7 +60,7 @@ class NoteRow:
 class IndexView:
     """Every note and link of the index, keyed for the checkers."""
 
-    notes: dict[str, NoteRow]
+    notes: dict[str, CheckedNote]
     links: list[LinkRow]
     problems: dict[str, list[str]] = field(default_factory=dict)
 
@@ -81,8 +81,8 @@ class IndexView:
         return out
 
 
-def _row(note: NoteDetail) -> NoteRow:
-    return NoteRow(
+def _row(note: NoteDetail) -> CheckedNote:
+    return CheckedNote(
         note.id,
         note.path,
         note.title,
@@ -175,9 +175,9 @@ def note_vectors(
 
 __all__ = [
     "CITATION_RE",
+    "CheckedNote",
     "ContentRows",
     "IndexView",
-    "NoteRow",
     "content_rows",
     "is_navigation",
     "link_only_chunks",

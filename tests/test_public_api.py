@@ -188,3 +188,21 @@ def test_only_the_index_opens_sqlite_and_only_index_open_names_a_backend() -> No
         if not in_sqlite and "index.sqlite" in text.replace("mnemex.index.sqlite", ""):
             offenders.append(f"{name} names the index file")
     assert offenders == []
+
+
+def test_every_mnemex_error_is_defined_in_errors_py_and_drawn_in_its_tree() -> None:
+    from mnemex import errors
+
+    ours = {n for n, v in vars(errors).items() if isinstance(v, type) and issubclass(v, Exception)}
+    outside = []
+    for path in SRC.rglob("*.py"):
+        if path.name == "errors.py" and path.parent == SRC:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
+                if bases & ours:
+                    outside.append(f"{path.relative_to(SRC)}: {node.name}")
+    assert outside == []
+    for name in ours - {"Exception"}:
+        assert f" {name} " in (errors.__doc__ or ""), f"{name} is not in the tree"

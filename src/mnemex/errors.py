@@ -8,8 +8,14 @@
     │   ├── PathOutsideVault    a path escapes the vault (``..``, absolute, symlink)
     │   ├── ProtectedPath       a kind's folder that only its own tools may write
     │   ├── WriteConflict       the file changed on disk since it was read
+    │   │   └── PageExists      write_page without a hash, for a page that exists
     │   ├── NoteNotFound        no note at that path or link
-    │   └── PlanRefused         a plan_id that is unknown, expired, or whose files changed
+    │   ├── PlanRefused         a plan_id that is unknown, expired, or whose files changed
+    │   ├── StateRefused        a state save refused (unknown project, shrinking save, ...)
+    │   └── IngestFailed        writing an ingest plan failed part-way; the vault was put back
+    ├── SourceReadError         a source to ingest could not be read
+    ├── DatasetError            an evaluation dataset is missing a file or has a bad line
+    ├── ServerProbeFailed       `doctor`'s MCP server did not start or answer in time
     ├── IndexUnavailable        the derived index is missing, stale or unusable
     ├── EmbedderError           an embedder could not load or answer
     ├── ModelError              a model provider call failed (see :mod:`mnemex.llm`)
@@ -100,20 +106,57 @@ class CostConfirmationRequired(MnemexError):
     """A model run is estimated above ``confirm_above_usd`` and was not confirmed."""
 
 
+class DatasetError(MnemexError):
+    """An evaluation dataset is missing a file or has a bad line."""
+
+
+class IngestFailed(VaultError):
+    """Writing the plan failed part-way; the vault was put back as it was."""
+
+
+class SourceReadError(MnemexError):
+    """A source could not be read; the message says why."""
+
+
+class StateRefused(VaultError):
+    """A state save was refused (unknown project, empty headline, a shrinking save, ...)."""
+
+
+class PageExists(WriteConflict):
+    """``write_page`` without a hash, for a page that already exists."""
+
+    def __init__(self, path: str, actual: str) -> None:
+        super().__init__(path, None, actual)
+        self.args = (
+            f"{path} already exists (hash {actual}); to replace it pass that hash as "
+            "expected_hash (read_page returns it), or use append_to_page to add to it",
+        )
+
+
+class ServerProbeFailed(MnemexError):
+    """The server did not start, or did not answer ``initialize`` and ``tools/list`` in time."""
+
+
 __all__ = [
     "ConfigError",
     "CostConfirmationRequired",
+    "DatasetError",
     "EmbedderError",
     "IndexUnavailable",
+    "IngestFailed",
     "MnemexError",
     "ModelAuthError",
     "ModelError",
     "ModelOutputError",
     "ModelUnavailable",
     "NoteNotFound",
+    "PageExists",
     "PathOutsideVault",
     "PlanRefused",
     "ProtectedPath",
+    "ServerProbeFailed",
+    "SourceReadError",
+    "StateRefused",
     "VaultError",
     "WriteConflict",
 ]

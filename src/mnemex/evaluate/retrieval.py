@@ -24,7 +24,7 @@ from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.embed import Embedder, load_embedder
-from mnemex.errors import MnemexError
+from mnemex.errors import DatasetError
 from mnemex.index.backend import Scope
 from mnemex.retrieve.search import Weights, search
 from mnemex.vault import Vault, init_vault, render_note, slugify
@@ -37,10 +37,6 @@ EVAL_FOLDER = "eval"
 SEARCH_K = 100
 
 ProgressFactory = Callable[[int, str], Callable[[int], None]]
-
-
-class DatasetError(MnemexError):
-    """An evaluation dataset is missing a file or has a bad line."""
 
 
 @dataclass(frozen=True)

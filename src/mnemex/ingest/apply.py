@@ -20,7 +20,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from mnemex.errors import VaultError, WriteConflict
+from mnemex.errors import IngestFailed, VaultError, WriteConflict
 from mnemex.ingest.plan import FileChange, IngestPlan
 from mnemex.vault import Vault, atomic_write, sha256_bytes, write_temp
 from mnemex.vault.history import (
@@ -30,10 +30,6 @@ from mnemex.vault.history import (
     recording,
     take_recovered,
 )
-
-
-class IngestFailed(VaultError):
-    """Writing the plan failed part-way; the vault was put back as it was."""
 
 
 def apply_plan(vault: Vault, plan: IngestPlan) -> dict[str, Any]:

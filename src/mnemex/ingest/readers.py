@@ -31,7 +31,7 @@ import yaml
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
-from mnemex.errors import MnemexError
+from mnemex.errors import SourceReadError
 from mnemex.ingest.records import SourceDoc
 from mnemex.text.sanitise import escape, strip
 from mnemex.vault.markdown import atx_heading, split_frontmatter
@@ -73,10 +73,6 @@ _TOOL_TITLE_RE = re.compile(
     r"^(Microsoft \w+ - )|\.(docx?|odt|pdf|tex|rtf|pages|indd)$|^untitled$", re.I
 )
 _MD_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|~])")
-
-
-class SourceReadError(MnemexError):
-    """A source could not be read; the message says why."""
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mnemex.clients.install import server_command
-from mnemex.errors import MnemexError
+from mnemex.errors import ServerProbeFailed
 from mnemex.health.doctor import SERVE_GIVE_UP, SERVE_LIMIT, Check
-
-
-class ServerProbeFailed(MnemexError):
-    """The server did not start, or did not answer ``initialize`` and ``tools/list`` in time."""
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from mnemex.brain import Brain
-from mnemex.errors import NoteNotFound, VaultError, WriteConflict
+from mnemex.errors import NoteNotFound, PageExists, VaultError, WriteConflict
 from mnemex.report import Report
 from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import escape, strip
@@ -54,17 +54,6 @@ KEY_ORDER = ("type", "title", "entity_type", "aliases", "tags", "created", "upda
 
 _TYPE_BY_FOLDER = {"entities": "entity", "concepts": "concept", "summaries": "summary"}
 _LISTED = 50  # how many files and links a plan lists by name
-
-
-class PageExists(WriteConflict):
-    """``write_page`` without a hash, for a page that already exists."""
-
-    def __init__(self, path: str, actual: str) -> None:
-        super().__init__(path, None, actual)
-        self.args = (
-            f"{path} already exists (hash {actual}); to replace it pass that hash as "
-            "expected_hash (read_page returns it), or use append_to_page to add to it",
-        )
 
 
 @dataclass

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from mnemex.errors import VaultError
+from mnemex.errors import StateRefused
 from mnemex.text.sanitise import sanitise
 
 #: At most this many items in one list section; the rest is trimmed with a note.
@@ -25,10 +25,6 @@ MAX_HEADLINE = 200
 SUBSTANTIAL_CHARS = 400
 #: A save over a substantial file keeping less than this fraction of its content is a sliver.
 SLIVER_FRACTION = 0.25
-
-
-class StateRefused(VaultError):
-    """A state save was refused (unknown project, empty headline, a shrinking save, ...)."""
 
 
 def clean_line(text: str) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from synth import claude_session
-
 from mnemex.harvest.run import harvest_sessions
 from mnemex.vault import Vault
+from synth import claude_session
 
 
 def test_the_agents_home_folder_is_taken_for_its_transcript_folder(

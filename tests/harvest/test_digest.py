@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from synth import claude_session
-
 from mnemex.harvest import load_reader
 from mnemex.harvest.digest import SECTIONS, digest_id, extract
 from mnemex.harvest.transcript import Session, ToolCall, ToolResult, Turn
+from synth import claude_session
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

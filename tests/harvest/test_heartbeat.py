@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from synth import claude_session
 
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
@@ -17,6 +16,7 @@ from mnemex.harvest.run import harvest_check, harvest_sessions, read_heartbeat, 
 from mnemex.health.doctor import diagnose
 from mnemex.vault import Vault
 from mnemex.vault.layout import init_vault
+from synth import claude_session
 
 MNEMEX = [sys.executable, "-m", "mnemex"]
 

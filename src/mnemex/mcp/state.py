@@ -1,16 +1,16 @@
-"""What one server process holds: the brain, its options, and how fresh its index is."""
+"""What one MCP server process holds: the served brain and the options it was started with.
+
+Privacy, index freshness and the call lock are :class:`~mnemex.retrieve.served.ServedBrain`,
+which every interface that serves a brain shares."""
 
 from __future__ import annotations
 
-import math
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from mnemex.brain import Brain
-from mnemex.retrieve.privacy import Privacy
+from mnemex.retrieve.served import ServedBrain
 
 #: Which tools a server serves: all of them, or the read profile.
 Profile = Literal["all", "read"]
@@ -37,31 +37,12 @@ class ServeOptions:
     cwd: Path | None = None
 
 
-class ServerState:
-    """The brain served by one process, with the lock that serialises its tool calls.
-
-    Tool functions run in worker threads; one lock per process keeps the index
-    connection to one caller at a time. Across processes the vault's own locks
-    serialise writers, syncs and commits.
-    """
+class ServerState(ServedBrain):
+    """The brain served by one MCP server process, and how the server was started."""
 
     def __init__(self, brain: Brain, options: ServeOptions | None = None) -> None:
-        self.brain = brain
         self.options = options or ServeOptions()
-        self.privacy = Privacy.of(brain.vault.settings, self.options.include_private)
-        self.lock = threading.RLock()
-        self._synced_at = -math.inf
-
-    def fresh(self) -> Brain:
-        """The brain, its index synced if the last sync is older than ``refresh_seconds``."""
-        if time.monotonic() - self._synced_at >= self.options.refresh_seconds:
-            self.brain.sync()
-            self._synced_at = time.monotonic()
-        return self.brain
-
-    def wrote(self) -> None:
-        """A write just synced the index (the page functions do): no need to sync again."""
-        self._synced_at = time.monotonic()
+        super().__init__(brain, self.options.include_private, self.options.refresh_seconds)
 
 
 __all__ = [

@@ -8,6 +8,10 @@ every answer says which fields are vault data.
 
 from __future__ import annotations
 
+import math
+import threading
+import time
+from collections.abc import Iterable
 from typing import Any
 
 from mnemex.brain import Brain
@@ -179,4 +183,43 @@ def served_hits(
     return out
 
 
-__all__ = ["UNTRUSTED", "clean_served", "served_hits", "served_page", "served_search"]
+class ServedBrain:
+    """A brain as an interface serves it (the MCP server; a web page later): what it may
+    show, how fresh its index is, and the lock that serialises the calls.
+
+    Calls run in worker threads; one lock per process keeps the index connection to one
+    caller at a time. Across processes the vault's own locks serialise writers, syncs and
+    commits.
+    """
+
+    def __init__(
+        self, brain: Brain, include_private: Iterable[str] = (), refresh_seconds: float = 1.0
+    ) -> None:
+        self.brain = brain
+        self.privacy = Privacy.of(brain.vault.settings, include_private)
+        #: at most this often (seconds) a read first brings the index up to date with the
+        #: files, so edits made by others (Obsidian, git pull, another server) are seen
+        self.refresh_seconds = refresh_seconds
+        self.lock = threading.RLock()
+        self._synced_at = -math.inf
+
+    def fresh(self) -> Brain:
+        """The brain, its index synced if the last sync is older than ``refresh_seconds``."""
+        if time.monotonic() - self._synced_at >= self.refresh_seconds:
+            self.brain.sync()
+            self._synced_at = time.monotonic()
+        return self.brain
+
+    def wrote(self) -> None:
+        """A write just synced the index (the page functions do): no need to sync again."""
+        self._synced_at = time.monotonic()
+
+
+__all__ = [
+    "UNTRUSTED",
+    "ServedBrain",
+    "clean_served",
+    "served_hits",
+    "served_page",
+    "served_search",
+]

@@ -39,6 +39,8 @@ from mnemex.memories.forget import ID_SUFFIX, forgotten_ids
 from mnemex.report import Report
 from mnemex.text.dates import utc_iso
 from mnemex.vault import Vault, parse_note, render_note, slugify
+from mnemex.vault.heartbeat import heartbeat_path, write_heartbeat
+from mnemex.vault.heartbeat import read_heartbeat as read_beat
 from mnemex.vault.history import commit_change, recording, take_recovered
 from mnemex.vault.machine import machine_name
 from mnemex.vault.privacy import is_private
@@ -53,7 +55,9 @@ DEFAULT_SETTLE_SECONDS = 300.0
 PRIVATE_MARKER = ".mnemex-private"
 #: The project of a session whose transcript names no working folder.
 NO_PROJECT = "unsorted"
-HEARTBEAT = "heartbeats/harvest.json"
+#: the job name of harvest's heartbeat (:mod:`mnemex.vault.heartbeat`)
+JOB = "harvest"
+HEARTBEAT = heartbeat_path(JOB)
 #: Machine-local: transcript path -> (mtime, size, digest ids), so a no-op re-harvest reads nothing.
 FILE_CACHE = "harvest-files.json"
 #: Machine-local: digest ids that were forgotten, never harvested again.
@@ -252,22 +256,12 @@ def _save_cache(vault: Vault, cache: dict[str, Any], previous: dict[str, Any]) -
 
 
 def _write_heartbeat(vault: Vault, data: dict[str, Any]) -> None:
-    path = vault.local_dir / HEARTBEAT
-    path.parent.mkdir(parents=True, exist_ok=True)
-    previous = read_heartbeat(vault) or {}
-    if data.get("error") and previous.get("last_success"):
-        data["last_success"] = previous["last_success"]
-    atomic_write(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+    write_heartbeat(vault, JOB, data)
 
 
 def read_heartbeat(vault: Vault) -> dict[str, Any] | None:
     """The last harvest's heartbeat, or None when harvest never ran (or it is unreadable)."""
-    path = vault.root / ".mnemex" / HEARTBEAT
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    return read_beat(vault, JOB)
 
 
 def record_failure(

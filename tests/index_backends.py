@@ -219,9 +219,13 @@ class MemoryIndex:
         ]
 
     def set_link_targets(self, updates: Iterable[tuple[int, str | None]]) -> None:
+        changed = False
         for link_id, dst in updates:
-            if link_id in self._links:
+            if link_id in self._links and self._links[link_id].record.resolved != dst:
                 self._links[link_id].record.resolved = dst
+                changed = True
+        if changed:
+            self._bump()
 
     def chunk_hashes(self, paths: Iterable[str]) -> set[str]:
         return {

@@ -171,3 +171,17 @@ def test_the_reference_backend_holds_what_sqlite_holds_after_the_same_edits(
                 ],
             }
     assert indexes["memory"] == indexes["sqlite"]
+
+
+def test_a_link_target_that_changes_moves_the_generation_and_one_that_does_not_does_not(
+    brain: Brain,
+) -> None:
+    backend = brain.backend
+    brain.sync()
+    link_id = backend.all_links()[0][0]
+    before = backend.generation()
+    backend.set_link_targets([(link_id, "notes/elsewhere.md")])
+    moved = backend.generation()
+    assert moved > before
+    backend.set_link_targets([(link_id, "notes/elsewhere.md")])
+    assert backend.generation() == moved

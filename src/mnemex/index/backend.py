@@ -10,8 +10,9 @@ imports a backend or opens its files (``tests/test_public_api.py`` checks it).
 The contract, besides the method signatures:
 
 - **Writes** come from sync alone, as records (:class:`NoteRecord`,
-  :class:`ChunkRecord`, :class:`LinkRecord`). ``upsert_note``, ``delete_notes`` and
-  ``store_vectors`` move ``generation()``, and it never goes back (``reset`` moves it
+  :class:`ChunkRecord`, :class:`LinkRecord`). ``upsert_note``, ``delete_notes``,
+  ``store_vectors`` and a ``set_link_targets`` that changes a target move
+  ``generation()``, and it never goes back (``reset`` moves it
   on too); a cache keyed by it (the graph's adjacency, a backend's vector matrix) is
   fresh while it stands still.
 - **Reads** return frozen, typed rows (:class:`NoteRow`, :class:`NoteDetail`,

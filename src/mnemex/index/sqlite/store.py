@@ -247,10 +247,12 @@ class SQLiteIndex:
     def set_link_targets(self, updates: Iterable[tuple[int, str | None]]) -> None:
         with self._lock:
             self._db.execute("BEGIN")
-            self._db.executemany(
+            changed = self._db.executemany(
                 "UPDATE links SET dst_path=? WHERE id=? AND dst_path IS NOT ?",
                 [(dst, lid, dst) for lid, dst in updates],
-            )
+            ).rowcount
+            if changed > 0:  # the graph's edges moved: caches keyed on the generation go
+                self._bump()
             self._db.execute("COMMIT")
 
     def links_from(self, note_id: int) -> list[LinkRow]:

@@ -7,6 +7,7 @@ cost a dict lookup, and is rebuilt after any change.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
@@ -25,12 +26,13 @@ class _Adjacency:
         return self.out.get(node, set()) | self.into.get(node, set())
 
 
-_CACHE: dict[int, _Adjacency] = {}
+#: per backend object (not its id(), which a later object may reuse), gone with it
+_CACHE: weakref.WeakKeyDictionary[IndexBackend, _Adjacency] = weakref.WeakKeyDictionary()
 
 
 def adjacency(backend: IndexBackend) -> _Adjacency:
     gen = backend.generation()
-    cached = _CACHE.get(id(backend))
+    cached = _CACHE.get(backend)
     if cached is not None and cached.generation == gen:
         return cached
     out: dict[int, set[int]] = {}
@@ -39,7 +41,7 @@ def adjacency(backend: IndexBackend) -> _Adjacency:
         out.setdefault(src, set()).add(dst)
         into.setdefault(dst, set()).add(src)
     adj = _Adjacency(gen, out, into)
-    _CACHE[id(backend)] = adj
+    _CACHE[backend] = adj
     return adj
 
 

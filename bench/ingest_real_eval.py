@@ -211,6 +211,7 @@ def score_vault(
         "split_pages": splits,
         "things": len(pages_of),
         "split_things": sum(1 for n in pages_of.values() if n > 1),
+        "split": sorted(t for t, n in pages_of.items() if n > 1),
         "covered": covered,
         "expected": covered + missing,
         "missed": missed,
@@ -226,11 +227,13 @@ def combine(parts: list[dict[str, Any]]) -> dict[str, Any]:
     per_source: list[int] = []
     missed: list[str] = []
     unlabelled: list[str] = []
+    split: list[str] = []
     for part in parts:
         for key in total:
             total[key] += part[key]
         per_source += part["per_source"]
         missed += part["missed"]
+        split += part["split"]
         unlabelled += part["unlabelled"]
     labelled = total["real"] + total["noise"] + total["split_pages"]
     things = total["things"]
@@ -248,6 +251,7 @@ def combine(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "real_things": total["things"],
         "split_things": total["split_things"],
         "split_rate": round(total["split_things"] / things, 3) if things else None,
+        "split": split,
         "expected": total["expected"],
         "covered": total["covered"],
         "coverage": round(total["covered"] / total["expected"], 3) if total["expected"] else None,

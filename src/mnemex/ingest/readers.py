@@ -1,4 +1,5 @@
-"""Reading sources into :class:`~mnemex.ingest.records.SourceDoc`: markdown, text, HTML, PDF.
+"""Reading sources into :class:`~mnemex.ingest.records.SourceDoc`: markdown, text,
+reStructuredText (:mod:`mnemex.ingest.rst`), HTML, PDF.
 
 Every reader ends in the same cleaning (vault format §13): control and invisible
 characters are stripped and impersonation markers escaped, but URLs are *not*
@@ -33,6 +34,7 @@ from pypdf.errors import PdfReadError
 
 from mnemex.errors import SourceReadError
 from mnemex.ingest.records import SourceDoc
+from mnemex.ingest.rst import read_rst
 from mnemex.text.sanitise import escape, strip
 from mnemex.vault.markdown import atx_heading, split_frontmatter
 
@@ -58,6 +60,8 @@ SUPPORTED_FORMATS = {
     ".markdown": "markdown",
     ".txt": "text",
     ".text": "text",
+    ".rst": "rst",
+    ".rest": "rst",
     ".html": "html",
     ".htm": "html",
     ".pdf": "pdf",
@@ -156,11 +160,10 @@ def read_bytes(raw: bytes, *, path: str, format: str) -> SourceDoc:
         text, warns = _decode(raw, path, html=True)
         doc = _read_html(text, raw, path)
         doc.warnings[:0] = warns
-    elif format in ("markdown", "text"):
+    elif format in ("markdown", "text", "rst"):
         text, warns = _decode(raw, path, html=False)
-        doc = (
-            _read_markdown(text, raw, path) if format == "markdown" else _read_text(text, raw, path)
-        )
+        reader = {"markdown": _read_markdown, "text": _read_text, "rst": _read_rst}[format]
+        doc = reader(text, raw, path)
         doc.warnings[:0] = warns
     else:
         raise SourceReadError(f"{path}: unknown source format {format!r}")
@@ -305,6 +308,14 @@ def _read_text(text: str, raw: bytes, path: str) -> SourceDoc:
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     title = first if len(first) <= 100 and not first.endswith((".", ",", ";", ":")) else ""
     return _new_doc(raw, path, "text", title, text)
+
+
+def _read_rst(text: str, raw: bytes, path: str) -> SourceDoc:
+    read = read_rst(text, path)
+    doc = _new_doc(raw, path, "rst", read.title, read.text)
+    doc.author, doc.date = read.author, read.date
+    doc.warnings.extend(read.warnings)
+    return doc
 
 
 # --- HTML ------------------------------------------------------------------------------

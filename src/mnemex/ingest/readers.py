@@ -7,7 +7,9 @@ defanged, because in a source they are references the wiki should keep.
 
 Metadata is taken only where the document states it. For HTML that means meta tags,
 ``<time>`` inside the article and JSON-LD; trafilatura's own date guessing (which
-happily reads a copyright footer) is never used.
+happily reads a copyright footer) is never used. Structure around the prose is not
+prose: YAML frontmatter at the top of a markdown or text source is its metadata, and
+HTML comments (``<!-- ... -->``, outside code) are dropped from both.
 
 A file that cannot be read raises :class:`SourceReadError` with the reason;
 :func:`read_sources` turns that into a :class:`ReadFailure` and goes on with the rest.
@@ -275,39 +277,26 @@ def _iso_date(value: Any) -> str | None:
 
 
 def _read_markdown(text: str, raw: bytes, path: str) -> SourceDoc:
-    fm_text, body, _line = split_frontmatter(text)
-    meta: dict[str, Any] = {}
-    warns = []
-    if fm_text is not None:
-        try:
-            loaded = yaml.safe_load(fm_text)
-            meta = loaded if isinstance(loaded, dict) else {}
-        except yaml.YAMLError:
-            warns.append(f"{path}: frontmatter is not valid YAML; read as body")
-            body = text
+    meta, body, warns = _frontmatter(text, path, strict=False)
+    body = _without_html_comments(body)
     heading = next((h for h in map(atx_heading, body.split("\n")) if h), None)
     title = _meta_str(meta.get("title")) or (heading[1] if heading else "")
     doc = _new_doc(raw, path, "markdown", title, body)
-    doc.author = _meta_str(meta.get("author") or meta.get("authors"))
-    doc.date = _iso_date(meta.get("date") or meta.get("published"))
-    doc.url = _meta_str(meta.get("url") or meta.get("source"))
+    _set_meta(doc, meta)
     doc.warnings.extend(warns)
     return doc
 
 
-def _meta_str(value: Any) -> str | None:
-    if isinstance(value, list):
-        value = ", ".join(str(v) for v in value if v)
-    if value is None or isinstance(value, dict):
-        return None
-    return str(value).strip() or None
-
-
 def _read_text(text: str, raw: bytes, path: str) -> SourceDoc:
+    meta, body, warns = _frontmatter(text, path, strict=True)
+    body = _without_html_comments(body)
     # A short first line that does not end a sentence reads as a title.
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    first = next((line.strip() for line in body.splitlines() if line.strip()), "")
     title = first if len(first) <= 100 and not first.endswith((".", ",", ";", ":")) else ""
-    return _new_doc(raw, path, "text", title, text)
+    doc = _new_doc(raw, path, "text", _meta_str(meta.get("title")) or title, body)
+    _set_meta(doc, meta)
+    doc.warnings.extend(warns)
+    return doc
 
 
 def _read_rst(text: str, raw: bytes, path: str) -> SourceDoc:
@@ -316,6 +305,74 @@ def _read_rst(text: str, raw: bytes, path: str) -> SourceDoc:
     doc.author, doc.date = read.author, read.date
     doc.warnings.extend(read.warnings)
     return doc
+
+
+def _frontmatter(text: str, path: str, *, strict: bool) -> tuple[dict[str, Any], str, list[str]]:
+    """``(metadata, body, warnings)``: YAML between ``---`` lines at the top is metadata.
+
+    In markdown the fence is the convention, so the block goes even when it holds no
+    mapping; invalid YAML is read as body, with a warning. ``strict`` (a text file, where
+    ``---`` may be a plain rule) takes the block only when it is a YAML mapping.
+    """
+    fm_text, body, _line = split_frontmatter(text)
+    if fm_text is None:
+        return {}, text, []
+    try:
+        loaded = yaml.safe_load(fm_text)
+    except yaml.YAMLError:
+        return {}, text, [] if strict else [f"{path}: frontmatter is not valid YAML; read as body"]
+    if isinstance(loaded, dict):
+        return loaded, body, []
+    return {}, (text if strict else body), []
+
+
+def _set_meta(doc: SourceDoc, meta: dict[str, Any]) -> None:
+    doc.author = _meta_str(meta.get("author") or meta.get("authors"))
+    doc.date = _iso_date(meta.get("date") or meta.get("published"))
+    doc.url = _meta_str(meta.get("url") or meta.get("source"))
+
+
+_COMMENT_OR_CODE_RE = re.compile(r"^[ \t]*(```|~~~)|`[^`\n]*`|<!--", re.MULTILINE)
+
+
+def _without_html_comments(text: str) -> str:
+    """The text with its HTML comments taken out (nobody reads them), code left as it is.
+
+    One pass, linear in the text: a fence with no end, or a ``<!--`` with no ``-->``,
+    leaves the rest of the text as it is.
+    """
+    if "<!--" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    while (m := _COMMENT_OR_CODE_RE.search(text, pos)) is not None:
+        if m.group(1):  # a code fence: on to its closing line
+            close = re.compile(rf"^[ \t]*{m.group(1)}", re.MULTILINE)
+            after = text.find("\n", m.end())
+            end = close.search(text, after + 1) if after != -1 else None
+            if end is None:
+                break
+            out.append(text[pos : end.end()])
+            pos = end.end()
+        elif m.group(0) == "<!--":
+            close_at = text.find("-->", m.end())
+            if close_at == -1:
+                break
+            out.append(text[pos : m.start()])
+            pos = close_at + 3
+        else:  # an inline code span
+            out.append(text[pos : m.end()])
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _meta_str(value: Any) -> str | None:
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value if v)
+    if value is None or isinstance(value, dict):
+        return None
+    return str(value).strip() or None
 
 
 # --- HTML ------------------------------------------------------------------------------

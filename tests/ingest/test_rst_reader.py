@@ -21,7 +21,6 @@ from mnemex.ingest.readers import (
 )
 from mnemex.ingest.records import SourceDoc
 
-PEPS = Path(__file__).parents[3] / "shared" / "data" / "peps-typing"
 PEP_484 = Path("/work/shared/data/peps-typing/pep-0484.rst")
 
 
@@ -196,10 +195,11 @@ def test_malformed_rst_never_raises_or_prints_and_keeps_its_text(
 
 def test_markup_errors_come_back_as_one_warning() -> None:
     doc = read("+-----+-----+\n| a   | b   |\n+-----+\n\nText after the table.\n")
-    assert doc.warnings == [
-        "doc.rst: 1 reStructuredText markup error(s), the first at line 3: Malformed table. "
-        "Right border not aligned or missing; their text was kept"
-    ]
+    [warning] = doc.warnings
+    assert warning.startswith(
+        "doc.rst: 1 reStructuredText markup error(s), the first at line 3: Malformed table"
+    )  # docutils 0.23 adds why; older ones do not
+    assert warning.endswith("; their text was kept")
     assert "| a   | b   |" in doc.text  # kept, as a block
     assert "| a   | b   |" not in prose(doc)
     assert "Text after the table." in prose(doc)

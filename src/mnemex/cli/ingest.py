@@ -78,7 +78,7 @@ def ingest(
     no_index: bool,
     as_json: bool,
 ) -> None:
-    """Ingest PATH (a file, or a folder of md, txt, html and pdf files) into the wiki.
+    """Ingest PATH (a file, or a folder of md, txt, rst, html and pdf files) into the wiki.
 
     Each source gets a summary page; the people, tools and ideas in it get entity
     and concept pages, merged into the pages that already exist. A folder is one

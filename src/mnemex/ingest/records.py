@@ -26,7 +26,7 @@ class SourceDoc:
     """
 
     path: str  # where it was read from, as the user named it (display only)
-    format: str  # "markdown" | "text" | "html" | "pdf"
+    format: str  # "markdown" | "text" | "rst" | "html" | "pdf"
     title: str
     text: str
     sha256: str  # of ``raw``

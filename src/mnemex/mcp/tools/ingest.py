@@ -77,7 +77,7 @@ def ingest_file(
         Field(
             min_length=1,
             max_length=1000,
-            description="A .md, .txt, .html or .pdf file in the vault.",
+            description="A .md, .txt, .rst, .html or .pdf file in the vault.",
         ),
     ],
     ctx: Ctx,

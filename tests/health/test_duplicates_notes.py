@@ -79,6 +79,20 @@ def test_two_notes_whose_names_slugify_alike_are_duplicates(brain: Brain) -> Non
     assert "sync-changes" in issue.detail
 
 
+def test_names_alike_but_for_accents_are_duplicates_and_names_in_cjk_are_not(
+    brain: Brain,
+) -> None:
+    root = brain.vault.root
+    write(root, "notes/Café plans.md", SYNC)
+    write(root, "notes/cafe-plans.md", "# Cafe plans\nShort version: queue worker.\n")
+    # before slugs kept every script, any two CJK names were both "untitled"
+    write(root, "notes/東京.md", "# 東京\nA trip in April, hotels near the station.\n")
+    write(root, "notes/大阪.md", "# 大阪\nThe food market and a day at the castle.\n")
+    found = _duplicates(brain)
+    assert ("notes/Café plans.md", "notes/cafe-plans.md") in found
+    assert not [pair for pair in found if "notes/東京.md" in pair]
+
+
 def test_the_same_text_under_two_names_in_different_folders_is_a_duplicate(
     brain: Brain,
 ) -> None:

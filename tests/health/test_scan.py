@@ -203,6 +203,12 @@ def test_name_keys_ignore_case_hyphens_plurals_and_honorifics() -> None:
     assert name_key("Analysis") == "analysis" and name_key("bus") == "bus"
 
 
+def test_name_keys_ignore_accents_and_keep_every_script() -> None:
+    assert name_key("José Müller") == name_key("Jose Muller") == "jose muller"
+    assert name_key("東京") == "東京" and name_key("大阪") == "大阪"
+    assert name_key("Москва") == "москва"
+
+
 def test_an_old_scan_time_is_not_needed_for_stale_pages(sick_brain: Brain) -> None:
     later = dt.datetime(2099, 1, 1, tzinfo=dt.UTC)
     stale = scan(sick_brain.vault, sick_brain.backend, now=later).issues["stale"]

@@ -38,6 +38,29 @@ def test_a_title_resolves_to_a_slugged_file_name_when_no_file_has_that_name() ->
     assert LinkResolver(PATHS).resolve("Priya Raman") == "wiki/general/entities/priya-raman.md"
 
 
+def test_a_title_in_any_script_resolves_to_its_own_slugged_file() -> None:
+    paths = [
+        "wiki/w/entities/東京.md",
+        "wiki/w/entities/大阪.md",
+        "wiki/w/entities/josé-müller.md",
+        "wiki/w/entities/jose-muller-organization.md",
+        "wiki/w/entities/москва.md",
+    ]
+    r = LinkResolver(paths)
+    assert r.resolve("東京") == "wiki/w/entities/東京.md"
+    assert r.resolve("大阪") == "wiki/w/entities/大阪.md"
+    assert r.resolve("José Müller") == "wiki/w/entities/josé-müller.md"
+    assert r.resolve("Jose Muller") == "wiki/w/entities/josé-müller.md"  # accents aside
+    assert r.resolve("Москва") == "wiki/w/entities/москва.md"
+    assert r.resolve("京都") is None
+
+
+def test_an_accented_title_still_finds_a_page_named_before_slugs_kept_accents() -> None:
+    r = LinkResolver(["wiki/w/entities/cafe-notes.md", "wiki/w/entities/lodz.md"])
+    assert r.resolve("Café Notes") == "wiki/w/entities/cafe-notes.md"
+    assert r.resolve("Łódź") == "wiki/w/entities/lodz.md"
+
+
 def test_links_to_nowhere_stay_unresolved() -> None:
     assert LinkResolver(PATHS).resolve("Gamma") is None
 

@@ -27,6 +27,16 @@ def test_the_machine_name_is_minted_once_and_stored_whole(
     assert machine.machine_id(vault) == name[-8:]
 
 
+def test_a_hostname_in_another_script_still_makes_an_ascii_machine_name(
+    vault_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = Vault(vault_dir)
+    monkeypatch.setattr(machine.socket, "gethostname", lambda: "Jürgens-東京")
+    name = machine.machine_name(vault)
+    assert name.startswith("jurgens-") and name.isascii()
+    assert machine.machine_name(vault) == name  # what is stored reads back as a name
+
+
 def test_a_changed_hostname_does_not_change_the_machine(
     vault_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

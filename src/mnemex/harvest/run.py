@@ -497,7 +497,7 @@ class _Harvest:
         )
         if rel is None:
             when = session.started or self.now
-            slug = slugify(title)[:_SLUG_IN_NAME].strip("-") or "session"
+            slug = slugify(title, max_chars=_SLUG_IN_NAME)
             rel = f"memories/{project}/{when:%Y-%m}/{when:%Y-%m-%d}-{slug}-{key}.md"
         outcome, _ = self.vault.write_note(rel, note, current_hash, protected_ok=True)
         self.report.add(outcome, rel)

@@ -13,7 +13,8 @@ Five sources, merged into one ranked, capped list of pairs, each explained:
   both pages only quote.
 - **ingestion**: the grey-zone pairs ingestion recorded in ``health/``.
 - **note names**: a person's own notes (outside ``wiki/``) whose file names
-  slugify alike (``Sync changes.md``, ``sync-changes.md``); in two different
+  slugify alike, accents and case aside (``Sync changes.md``, ``sync-changes.md``,
+  ``Café.md``, ``cafe.md``); in two different
   folders only when their texts are also :data:`NAME_TEXT_FLOOR` alike, since
   a ``Tasks.md`` per project or a daily and a meeting note named by one date
   are different notes.
@@ -44,7 +45,7 @@ from mnemex.health.names import name_keys, why_same
 from mnemex.health.records import possible_duplicates
 from mnemex.health.scan import ScanContext, is_knowledge, is_page, register_checker
 from mnemex.health.view import CheckedNote, content_rows, mean_vectors
-from mnemex.vault.layout import slugify
+from mnemex.vault.layout import slug_key
 
 #: How many nearest pages per page the vector check considers.
 TOP_K = 3
@@ -128,12 +129,12 @@ def _words(ctx: ScanContext, note: CheckedNote) -> list[str]:
 
 
 def note_name_pairs(ctx: ScanContext) -> list[Issue]:
-    """A person's notes whose file names slugify alike: in one folder always, in two folders
-    when their texts are also :data:`NAME_TEXT_FLOOR` alike."""
+    """A person's notes whose file names slugify alike (accents and case aside): in one
+    folder always, in two folders when their texts are also :data:`NAME_TEXT_FLOOR` alike."""
     groups: dict[str, list[CheckedNote]] = defaultdict(list)
     for note in ctx.view.notes.values():
         if note.kind == "notes" and is_page(note):
-            groups[slugify(note.stem)].append(note)
+            groups[slug_key(note.stem)].append(note)
     issues = []
     for slug, members in sorted(groups.items()):
         if len(members) < 2 or len(members) > MAX_GROUP:

@@ -7,11 +7,9 @@ Each step is kept separate so a report can say *why* two names matched.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable
 
-_WORD_RE = re.compile(r"[a-z0-9]+")
+from mnemex.vault import fold_name, word_runs
 
 #: Titles in front of a name that do not change whom it names.
 HONORIFICS = frozenset(
@@ -20,9 +18,9 @@ HONORIFICS = frozenset(
 
 
 def words(text: str) -> list[str]:
-    """Lower-case ASCII words: ``"Café-Notes_v2"`` -> ``["cafe", "notes", "v2"]``."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return _WORD_RE.findall(folded)
+    """Words folded as names are matched (:func:`~mnemex.vault.fold_name`), in any script:
+    ``"Café-Notes_v2"`` -> ``["cafe", "notes", "v2"]``, ``"東京"`` -> ``["東京"]``."""
+    return word_runs(fold_name(text))
 
 
 def singular(word: str) -> str:

@@ -152,7 +152,7 @@ def remember(
         if not re.fullmatch(r"[\w\-/]+", tag):
             raise VaultError(f"tag {tag!r} is not a tag: use letters, digits, '_', '-' and '/'")
     body = f"# {title}\n\n{clean_text}\n"
-    slug = slugify(title)[:_SLUG_IN_NAME].strip("-") or "note"
+    slug = slugify(title, max_chars=_SLUG_IN_NAME)
     when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
     stamp = utc_iso(when)
     fm: dict[str, Any] = {"type": "memory", "title": title, "created": stamp, "updated": stamp}

@@ -5,10 +5,14 @@ from mnemex.vault.layout import (
     LOCAL_DIR,
     PROTECTED_FOLDERS,
     Placement,
+    ascii_slug,
     check_name,
+    fold_name,
     init_vault,
     placement,
+    slug_key,
     slugify,
+    word_runs,
 )
 from mnemex.vault.links import LinkResolver
 from mnemex.vault.markdown import ParsedNote, Wikilink, parse_note, render_note
@@ -35,8 +39,10 @@ __all__ = [
     "TextStyle",
     "Vault",
     "Wikilink",
+    "ascii_slug",
     "atomic_write",
     "check_name",
+    "fold_name",
     "init_vault",
     "parse_note",
     "placement",
@@ -46,8 +52,10 @@ __all__ = [
     "retarget",
     "sha256_bytes",
     "sha256_text",
+    "slug_key",
     "slugify",
     "table_rows",
     "text_style",
+    "word_runs",
     "write_temp",
 ]

@@ -23,7 +23,7 @@ from typing import Any
 
 from mnemex.errors import VaultError
 from mnemex.report import Report
-from mnemex.vault import LOCAL_DIR, Vault, slugify
+from mnemex.vault import LOCAL_DIR, Vault, ascii_slug
 from mnemex.vault.history import (
     MACHINE_TRAILER,
     commit_trailers,
@@ -139,7 +139,7 @@ def _commit_local(vault: Vault, report: Report) -> str | None:
 
 def _their_machine(vault: Vault, ref: str) -> str:
     trailer = _out(vault, "log", "-1", f"--format=%(trailers:key={MACHINE_TRAILER},valueonly)", ref)
-    return slugify(trailer.splitlines()[0]) if trailer else "remote"
+    return ascii_slug(trailer.splitlines()[0]) if trailer else "remote"
 
 
 def _resolve_conflicts(vault: Vault, report: Report) -> list[dict[str, str]]:

@@ -5,7 +5,6 @@ The normative description is ``docs/vault-format.md``; this module is its code.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import unicodedata
 from dataclasses import dataclass
@@ -48,27 +47,105 @@ INIT_FOLDERS = (
     "health",
 )
 
-_SLUG_RE = re.compile(r"[^a-z0-9]+")
+#: A slug's characters at most.
 MAX_SLUG = 80
+#: A slug's UTF-8 bytes at most: a file name holds 255 bytes, a CJK letter takes 3 of them,
+#: and a slug gets suffixes after it (``-<sha8>.source.md``, ``-<type>-99.md``).
+MAX_SLUG_BYTES = 160
+
+#: Latin letters with no accent to take off that still have a plain spelling, for
+#: :func:`fold_name` (``Łódź`` is ``lodz``, ``Ærøskøbing`` is ``aeroskobing``).
+_SPELLED_OUT = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h"}
+)
 
 
-def slugify(text: str) -> str:
-    """``"Café Notes: v2!"`` -> ``"cafe-notes-v2"``; empty becomes ``"untitled"``."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = _SLUG_RE.sub("-", folded.lower()).strip("-")[:MAX_SLUG].strip("-")
-    return slug or "untitled"
+def slugify(text: str, max_chars: int = MAX_SLUG) -> str:
+    """A readable file name for ``text``, in any script; empty becomes ``"untitled"``.
+
+    ``"Café Notes: v2!"`` -> ``"café-notes-v2"``, ``"Łódź"`` -> ``"łódź"``, ``"東京"`` ->
+    ``"東京"``, ``"Москва"`` -> ``"москва"``. NFKC (a ligature, a full-width or superscript
+    form becomes its plain letter), lower case (not casefold: ``ß`` and a final ``ς`` stay
+    as spelled), every letter, digit and combining mark of every script kept, each run of
+    anything else turned into one ``-``, ``-`` trimmed; cut to ``max_chars`` characters and
+    :data:`MAX_SLUG_BYTES` bytes, never between a letter and its marks. A slug is its own
+    slug.
+    """
+    lower = unicodedata.normalize("NFKC", text).lower().replace("i\u0307", "i")  # İ -> i
+    slug = "-".join(word_runs(unicodedata.normalize("NFKC", lower)))
+    return _cut(slug, max_chars) or "untitled"
+
+
+def word_runs(text: str) -> list[str]:
+    """The words of ``text`` in any script: runs of letters and digits, each letter with
+    the combining marks after it (a Devanagari vowel sign is part of its word, not a
+    break); everything else separates them, and a mark with no letter before it goes."""
+    words: list[str] = []
+    current: list[str] = []
+    for char in text:
+        group = unicodedata.category(char)[0]
+        if group in "LN" or (group == "M" and current):
+            current.append(char)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def _cut(slug: str, max_chars: int) -> str:
+    """``slug`` cut to ``max_chars`` characters and :data:`MAX_SLUG_BYTES` UTF-8 bytes, and
+    back to the start of a letter, so no mark is parted from its letter."""
+    end, size = 0, 0
+    for char in slug[:max_chars]:
+        size += len(char.encode("utf-8"))
+        if size > MAX_SLUG_BYTES:
+            break
+        end += 1
+    while 0 < end < len(slug) and unicodedata.category(slug[end])[0] == "M":
+        end -= 1
+    return slug[:end].strip("-")
+
+
+def fold_name(text: str) -> str:
+    """``text`` as names are matched across accents and case (the page keeps its spelling).
+
+    ``"José Müller"`` -> ``"jose muller"``, ``"Łódź"`` -> ``"lodz"``, ``"Αθήνα"`` ->
+    ``"αθηνα"``: compatibility-decomposed, the accents of Latin, Greek and Cyrillic letters
+    (the combining diacritical marks) taken off, casefolded, the few Latin letters that
+    carry no separable accent spelled plainly. The marks of other scripts are part of
+    their letters and stay (``が`` is not ``か``); no script is transliterated into another.
+    """
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
+    bare = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")
+    return unicodedata.normalize("NFC", bare.translate(_SPELLED_OUT))
+
+
+def slug_key(text: str) -> str:
+    """What two slugs are compared by: :func:`slugify` of :func:`fold_name`, so ``Café``,
+    ``cafe`` and ``café`` meet (and a page named before slugs kept accents, ``cafe.md``,
+    is still found by its accented title)."""
+    return slugify(fold_name(text))
+
+
+def ascii_slug(text: str) -> str:
+    """:func:`slugify` of :func:`fold_name` with only ASCII letters and digits left
+    (``"Jürgen's Mac"`` -> ``"jurgen-s-mac"``): for identifiers that patterns match as
+    ``[a-z0-9-]`` (a machine name, in commit trailers and conflict copies' names)."""
+    return slugify(fold_name(text).encode("ascii", "ignore").decode())
 
 
 def check_name(name: str, what: str = "name") -> str:
-    """A project or domain name must be a plain slug: no ``..``, no slashes.
+    """A project or domain name must be a plain slug (in any script): no ``..``, no slashes.
 
     Raises:
         VaultError: the name is empty or not a slug.
     """
     if not name or "/" in name or "\\" in name or ".." in name or slugify(name) != name:
         raise VaultError(
-            f"{what} {name!r} is not allowed: use lower-case letters, digits and '-' "
-            f"(for example {slugify(name)!r})"
+            f"{what} {name!r} is not allowed: use lower-case letters (of any script), digits "
+            f"and '-' (for example {slugify(name)!r})"
         )
     return name
 
@@ -169,9 +246,13 @@ __all__ = [
     "LOCAL_DIR",
     "PROTECTED_FOLDERS",
     "Placement",
+    "ascii_slug",
     "check_name",
+    "fold_name",
     "ignore_lines",
     "init_vault",
     "placement",
+    "slug_key",
     "slugify",
+    "word_runs",
 ]

@@ -8,7 +8,9 @@ vault's root, or from the linking note's folder, or else the end of a path.
 
 One addition to Obsidian's rule: when no note has the name, a link whose slug matches a
 note's slug resolves to it, because mnemex names its own pages by slug: ``[[Priya Raman]]``
-finds ``priya-raman.md`` (health reports such a link as ``loose_links``).
+finds ``priya-raman.md`` (health reports such a link as ``loose_links``). Failing that,
+accents and case are ignored (:func:`~mnemex.vault.layout.slug_key`): ``[[Café]]`` finds
+``cafe.md``, a page named before slugs kept accents.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from mnemex.vault.layout import IGNORED_FOLDERS, slugify
+from mnemex.vault.layout import IGNORED_FOLDERS, slug_key, slugify
 from mnemex.vault.vault import NOTE_SUFFIXES
 
 
@@ -83,8 +85,10 @@ class LinkResolver:
             for rel in rels:
                 self._exact.setdefault(strip_note_suffix(rel).lower(), rel)
         self._by_slug: dict[str, str] = {}
+        self._by_key: dict[str, str] = {}
         for name in sorted(notes, key=lambda n: self._by_name[n][0]):
             self._by_slug.setdefault(slugify(name), self._by_name[name][0])
+            self._by_key.setdefault(slug_key(name), self._by_name[name][0])
 
     def resolve(self, target: str, source: str | None = None) -> str | None:
         """The path a link target points to, or None when it points nowhere."""
@@ -112,7 +116,7 @@ class LinkResolver:
         named = self._by_name.get(t.lower())
         if named:
             return named[0]
-        return self._by_slug.get(slugify(t))
+        return self._by_slug.get(slugify(t)) or self._by_key.get(slug_key(t))
 
     def shortest_target(self, intended: str, source: str) -> str:
         """The shortest wikilink target that resolves to ``intended`` from ``source``."""

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from mnemex.errors import VaultError
-from mnemex.vault import Vault, atomic_write, slugify, write_temp
+from mnemex.vault import Vault, ascii_slug, atomic_write, write_temp
 
 MACHINE_ID_FILE = "machine-id"
 _ID_RE = re.compile(r"^[0-9a-f]{8}$")
@@ -67,7 +67,7 @@ def machine_name(vault: Vault) -> str:
                 f"{path} holds {value[:40]!r}, not a machine name; delete it and mnemex mints "
                 "a new one (this machine's handoffs then start afresh)"
             )
-        if _publish(path, f"{slugify(socket.gethostname())}-{secrets.token_hex(4)}"):
+        if _publish(path, f"{ascii_slug(socket.gethostname())}-{secrets.token_hex(4)}"):
             continue  # re-read: what is on disk is the answer
         time.sleep(0.01)
     raise VaultError(f"{path} could not be read after minting it; check the folder's permissions")
@@ -78,7 +78,7 @@ def _complete(vault: Vault, path: Path) -> str:
     with vault.lock("machine"):
         value = _read(path)
         if _ID_RE.match(value):
-            value = f"{slugify(socket.gethostname())}-{value}"
+            value = f"{ascii_slug(socket.gethostname())}-{value}"
             atomic_write(path, (value + "\n").encode("utf-8"))
     return value
 

@@ -308,3 +308,64 @@ def test_a_common_word_opening_sentences_is_no_name_and_a_plural_acronym_folds()
     names = {p.name for p in ex.pages}
     assert "Large" not in names and "Small LLMs" not in names
     assert "LLMs" in _page(ex, "large language models").aliases
+
+
+#: Names with letters outside ASCII, each named twice (issue 15: they were cut at the
+#: first such letter, "Tali Re", "Labs", "Jos", or lost).
+ACCENTED = (
+    "# Field notes from the port\n\n"
+    "José Müller founded Zürich Labs in 2019 after a decade at the harbour authority. "
+    "Zürich Labs builds routing software for container barges on the Rhine.\n\n"
+    "Tali Reú joined José Müller in 2020 as chief engineer. Tali Reú wrote the scheduler "
+    "that Zürich Labs ships today.\n\n"
+    "The team later opened an office in Ærøskøbing, and a research partnership with Łódź "
+    "Technical University followed. Students from Łódź Technical University now test the "
+    "scheduler every summer. In Ærøskøbing the ferries run on the same scheduler.\n"
+)
+
+
+def test_names_with_accented_and_other_non_ascii_letters_are_kept_whole() -> None:
+    ex = extract_offline(read_text_source(ACCENTED, title="Field notes"))
+    names = {p.name for p in ex.pages}
+    for whole in (
+        "José Müller",
+        "Zürich Labs",
+        "Tali Reú",
+        "Ærøskøbing",
+        "Łódź Technical University",
+    ):
+        assert whole in names
+    assert not names & {"Jos", "Labs", "Tali Re", "Technical University", "rskbing"}
+    assert _page(ex, "José Müller").type == "person"
+    assert _page(ex, "Zürich Labs").type == "organization"
+
+
+def test_a_name_written_with_combining_accents_is_the_same_name() -> None:
+    decomposed = ACCENTED.replace("é", "e\u0301").replace("ü", "u\u0308")
+    ex = extract_offline(read_text_source(decomposed, title="Field notes"))
+    assert "José Müller" in {p.name for p in ex.pages}  # NFC: one letter "é"
+
+
+def test_greek_and_cyrillic_names_are_found_like_latin_ones() -> None:
+    text = (
+        "# Partners\n\n"
+        "Мария Иванова leads the Moscow office. The board met Мария Иванова in May.\n\n"
+        "Νίκος Παπαδόπουλος runs the Athens lab, and Νίκος Παπαδόπουλος wrote its charter.\n"
+    )
+    names = {p.name for p in extract_offline(read_text_source(text, title="Partners")).pages}
+    assert {"Мария Иванова", "Νίκος Παπαδόπουλος"} <= names
+
+
+def test_cjk_text_without_case_makes_no_mangled_pages() -> None:
+    """A caseless script shows no name by its letters: CJK names in running text are left
+    unfound (a page for one comes from a title or a model extractor), never cut or mangled."""
+    text = (
+        "# 東京の研究\n\n"
+        "東京大学の研究者は新しい索引を作った。東京大学は二〇二〇年に発表した。\n\n"
+        "The Tokyo team (東京大学) published the index with Kestrel Labs. Kestrel Labs "
+        "maintains it.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="東京の研究"))
+    names = {p.name for p in ex.pages}
+    assert "Kestrel Labs" in names
+    assert not any(any("\u3040" <= c <= "\u9fff" for c in n) for n in names)

@@ -1,7 +1,11 @@
 """Entities: the named things of a source (people, organisations, tools, places...).
 
 Runs of capitalised words, acronyms and CamelCase names, with sentence-initial common
-words dropped. Variants within the source are grouped when it is unambiguous:
+words dropped, in every script that has capitals ("José Müller", "Łódź Technical
+University", "Мария Иванова"). A script without case (Chinese, Japanese, Korean) shows
+no name by its letters, and its words are not spaced apart: its names in running text
+are left unfound rather than guessed (a model extractor, or the source's title, names
+them), and never cut or mangled. Variants within the source are grouped when it is unambiguous:
 honorifics, "The", possessives, company suffixes and version numbers come off; a lone
 surname or an initialled name ("Raman", "P. Raman") joins the one full name it fits;
 an acronym joins the name whose initials it spells or that it stands beside in
@@ -26,6 +30,7 @@ from mnemex.ingest.extract.words import (
     FIRST_NAMES,
     GENERIC_ACRONYMS,
     HONORIFICS,
+    LOWER,
     MONTHS,
     ORG_CONTEXT,
     ORG_SUFFIXES,
@@ -38,13 +43,21 @@ from mnemex.ingest.extract.words import (
     PROJECT_WORDS,
     STOPWORDS,
     TOOL_WORDS,
+    UPPER,
     english_words,
     fold,
 )
 from mnemex.ingest.records import PlannedPage
+from mnemex.vault import fold_name
 
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+$|^v\d+$")
 _YEAR_RE = re.compile(r"^(?:19|20)\d\d$")
+#: An initial, in any script: "P.", "Ł."
+_INITIAL_RE = re.compile(rf"{UPPER}\.")
+#: An initialled name: "P. Raman", "Ł. Nowak".
+_INITIALLED_RE = re.compile(rf"{UPPER}\. \w+")
+#: A capital after a small letter, CamelCase in any script: "KestrelDB", "KesQL".
+_CAMEL_RE = re.compile(f"{LOWER}{UPPER}")
 _DEFINITION_RE = re.compile(
     r"^[\"'”’)]*\s*(?:,\s*(?:an?|the)\s|\s+(?:is|was|are|were|remains|has been)\s+(?:an?|the)\s)"
 )
@@ -310,7 +323,7 @@ def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[S
             ]
             if len(stems) == 1:
                 uf.union(key, stems[0])
-        elif len(words) == 2 and re.fullmatch(r"[A-Z]\.", words[0]):
+        elif len(words) == 2 and _INITIAL_RE.fullmatch(words[0]):
             # "P. Raman" → the one full name with that initial and surname
             fits = [
                 k
@@ -424,7 +437,7 @@ def _entity_page(
 
 def _canonical(members: list[_Group], surfaces: Counter[str]) -> str:
     """The long form of an acronym, a full personal name, else the most used form."""
-    full = [g for g in members if len(g.words) > 1 and not re.fullmatch(r"[A-Z]\.", g.words[0])]
+    full = [g for g in members if len(g.words) > 1 and not _INITIAL_RE.fullmatch(g.words[0])]
     if full:
         return max(full, key=lambda g: (surfaces[g.core], len(g.core))).core
     # "KestrelDB" over "Kestrel": the project's own spelling is the more specific one
@@ -462,16 +475,16 @@ def _entity_type(
         votes["thing"] += 6
     if last in PRODUCT_WORDS:
         votes["product"] += 2
-    if re.search(r"[a-z][A-Z]", name):  # CamelCase: KestrelDB, KesQL
+    if _CAMEL_RE.search(name):  # CamelCase: KestrelDB, KesQL
         votes["tool"] += 2
     if name.lower() in PLACES:
         votes["place"] += 4
-    if len(words) >= 2 and words[0] in FIRST_NAMES and _personal_name(_Group(name)):
+    if len(words) >= 2 and fold_name(words[0]) in FIRST_NAMES and _personal_name(_Group(name)):
         votes["person"] += 4
     # Context is read from the first mentions only, so that in a long source hundreds of
     # noisy contexts cannot outvote what the name itself says.
     for m in mentions[:8]:
-        if m.honorific or re.fullmatch(r"[A-Z]\. \w+", m.surface):
+        if m.honorific or _INITIALLED_RE.fullmatch(m.surface):
             votes["person"] += 3
         if m.version and _VERSION_RE.match(m.version):
             votes["tool"] += 2

@@ -2,7 +2,8 @@
 
 Paragraphs are split on sentence ends, guarding honorifics and initials ("Dr. Priya
 Raman", "P. Raman"); hard-wrapped lines (text files, PDFs) are joined; headings, list
-items and title lines stand alone; fenced code and table rows are left out. Each
+items and title lines stand alone; fenced code and table rows are left out. The text is
+NFC first, and words are those of every script (a letter, then letters, digits, marks). Each
 sentence is marked with what of it may be quoted as a fact (:func:`mark_facts`), and
 :func:`evidence` picks a page's quotes from those.
 """
@@ -10,10 +11,12 @@ sentence is marked with what of it may be quoted as a fact (:func:`mark_facts`),
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from mnemex.ingest.extract.words import MARK, UPPER
 from mnemex.ingest.records import Evidence
 
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
@@ -22,28 +25,33 @@ MAX_SENTENCE_CHARS = 600  # longer runs are cut, so every quote stays readable
 MIN_FACT_WORDS = 5  # fewer words (a speaker label aside) state no fact: "Raman: Downsampling."
 
 _ABBREV_END_RE = re.compile(
-    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|\b[A-Z]\.)$"
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|vs|etc|e\.g|i\.e|cf|approx|No|Fig|Vol)\.|"
+    rf"\b{UPPER}\.)$"
 )
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+_SENTENCE_END_RE = re.compile(rf"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?(?:{UPPER}|[0-9]))")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW_RE = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
+#: A letter or digit of a word, in any script, or a mark on one.
+_WORD_CHAR = rf"(?:[^\W_]|{MARK})"
+#: Words of every script ("José", "Müller", "Łódź", "Ærøskøbing", "Αθήνα"): a letter first
+#: (``[^\W\d_]``), then letters, digits and marks, hyphens and apostrophes inside.
 _TOKEN_RE = re.compile(
     r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Inc|Ltd|Corp|Co|St)\.(?=\s)"
-    r"|[A-Z]\.(?=\s+[A-Z])"
-    r"|[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*"
+    rf"|{UPPER}\.(?=\s+{UPPER})"
+    rf"|[^\W\d_]{_WORD_CHAR}*(?:[-'’]{_WORD_CHAR}+)*"
     r"|v?\d+(?:\.\d+)*"
     r"|&"
 )
 
 #: A leading label: "Q:", "Raman:", "Dr. Priya Raman:" (up to three capitalised words).
 _LABEL_RE = re.compile(
-    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}:\s+"
+    rf"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.\s+)?{UPPER}[\w'’-]*(?:\s+{UPPER}[\w'’-]*){{0,2}}:\s+"
 )
 _FACT_WORD_RE = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*")
 #: A full sentence: a capital, digit or opening quote first, a sentence end last.
-_FULL_SENTENCE_RE = re.compile(r"^[\"'“‘(]?[A-Z0-9].*[.!][\"'”’)]*$", re.DOTALL)
+_FULL_SENTENCE_RE = re.compile(rf"^[\"'“‘(]?(?:{UPPER}|[0-9]).*[.!][\"'”’)]*$", re.DOTALL)
 
 
 @dataclass
@@ -63,6 +71,7 @@ class Sentence:
 def split_sentences(text: str) -> list[Sentence]:
     """Sentences in source order; headings and list items are units of their own."""
     out: list[Sentence] = []
+    text = unicodedata.normalize("NFC", text)  # "José" is one letter "é", however written
     for unit, heading in _units(text):
         pieces = [unit] if heading else _split_unit(unit)
         for piece in (part for whole in pieces for part in _bounded(whole)):

@@ -3,7 +3,8 @@
 Stopwords, the cue words that say what kind of thing a name is (an organisation, a
 tool, a place, a person...), common first names and places, words too generic to
 be a page (all lowercase but :data:`GENERIC_ACRONYMS`), what an acronym looks like,
-the crude singular :func:`fold`, and :func:`english_words`, the common English
+the regex classes of capital and lower-case letters and marks of every script, the
+crude singular :func:`fold`, and :func:`english_words`, the common English
 vocabulary a capitalised sentence opener is checked against.
 """
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
+from collections.abc import Callable
 from importlib import resources
 
 
@@ -140,8 +143,30 @@ GENERIC_NOUNS = _words(
 DETERMINERS = _words("""the a an this that each every its their our your his her""")
 CONNECTORS = _words("""of for de van von der la du da di""")
 
-#: An acronym: two to six capitals, perhaps a plural "s" ("RAG", "LLMs").
-ACRONYM_RE = re.compile(r"[A-Z]{2,6}s?")
+
+def _char_class(wanted: Callable[[str], bool]) -> str:
+    """A regex character class of the characters (Basic Multilingual Plane) ``wanted`` keeps,
+    written as ranges: Python's ``re`` has no Unicode property classes."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        if wanted(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    parts = (re.escape(chr(a)) + ("" if a == b else "-" + re.escape(chr(b))) for a, b in ranges)
+    return "[" + "".join(parts) + "]"
+
+
+#: A capital letter of any script ("É", "Ł", "Ж", "Ω"), for name patterns.
+UPPER = _char_class(lambda c: unicodedata.category(c) in ("Lu", "Lt"))
+#: A lower-case letter of any script.
+LOWER = _char_class(lambda c: unicodedata.category(c) == "Ll")
+#: A combining mark (a Devanagari vowel sign, an accent left uncomposed): part of its word.
+MARK = _char_class(lambda c: unicodedata.category(c).startswith("M"))
+
+#: An acronym: two to six capitals, perhaps a plural "s" ("RAG", "LLMs", "ÖBB").
+ACRONYM_RE = re.compile(rf"{UPPER}{{2,6}}s?")
 
 
 def fold(word: str) -> str:
@@ -172,6 +197,8 @@ __all__ = [
     "GENERIC_ACRONYMS",
     "GENERIC_NOUNS",
     "HONORIFICS",
+    "LOWER",
+    "MARK",
     "MONTHS",
     "ORG_CONTEXT",
     "ORG_SUFFIXES",
@@ -184,6 +211,7 @@ __all__ = [
     "PROJECT_WORDS",
     "STOPWORDS",
     "TOOL_WORDS",
+    "UPPER",
     "english_words",
     "fold",
 ]

@@ -47,10 +47,28 @@ def read(root: Path, rel: str) -> str:
         ("vector-databases", "Vector Database"),
         ("Lovelace Labs, Inc.", "lovelace lab"),
         ("The Perch_CLI", "perch cli"),
+        ("José Müller", "Jose Muller"),
+        ("Łódź", "Lodz"),
+        ("ΑΘΗΝΑ", "Αθήνα"),
     ],
 )
 def test_names_normalise_case_honorifics_plurals_punctuation_and_suffixes(a: str, b: str) -> None:
     assert normalise_name(a) == normalise_name(b)
+
+
+def test_names_in_other_scripts_are_matched_not_ignored() -> None:
+    table = NameTable(
+        [
+            NameEntry("wiki/g/entities/東京.md", "entity", "東京", "place"),
+            NameEntry("wiki/g/entities/москва.md", "entity", "Москва", "place"),
+        ]
+    )
+    assert normalise_name("東京") == "東京" and normalise_name("大阪") == "大阪"
+    tokyo = resolve_page(page("東京", type_="place"), table)
+    assert tokyo.decision == "merge" and tokyo.entry is not None
+    assert tokyo.entry.path.endswith("東京.md")
+    assert resolve_page(page("МОСКВА", type_="place"), table).decision == "merge"
+    assert resolve_page(page("大阪", type_="place"), table).decision == "new"
 
 
 def test_a_person_and_the_company_named_after_her_stay_apart() -> None:
@@ -202,6 +220,44 @@ def test_within_one_source_two_names_for_one_thing_make_one_page(root: Path) -> 
     )
     result = ingest(root, (source, ex))
     assert list(result["sources"][0]["pages"]) == ["wiki/general/entities/priya-raman.md"]  # type: ignore[index]
+
+
+def _port_notes(title: str, name: str, lab: str) -> tuple[object, object]:
+    text = (
+        f"# {title}\n\n"
+        f"{name} founded {lab} in 2019 after a decade at the harbour authority. {lab} "
+        f"builds routing software for container barges, and {name} still leads it.\n\n"
+        f"Engineers say {name} designed the scheduler that {lab} ships today.\n"
+    )
+    source = doc(title, text)
+    return source, extract_offline(source)
+
+
+def test_a_name_spelled_with_and_without_accents_is_one_page(root: Path) -> None:
+    first = _port_notes("Port notes", "José Müller", "Zürich Labs")
+    second = _port_notes("Harbour report", "Jose Muller", "Zurich Labs")
+    result = ingest(root, first)
+    created = result["sources"][0]["pages"]  # type: ignore[index]
+    assert created["wiki/general/entities/josé-müller.md"] == "created"
+    assert created["wiki/general/entities/zürich-labs.md"] == "created"
+    result = ingest(root, second)
+    updated = result["sources"][0]["pages"]  # type: ignore[index]
+    assert updated["wiki/general/entities/josé-müller.md"] == "updated"
+    assert updated["wiki/general/entities/zürich-labs.md"] == "updated"
+    entities = sorted(p.name for p in (root / "wiki/general/entities").glob("*.md"))
+    assert entities == ["josé-müller.md", "zürich-labs.md"]
+    person = parse_note(read(root, "wiki/general/entities/josé-müller.md"))
+    assert person.frontmatter["title"] == "José Müller"  # the page keeps the accents
+    assert "Jose Muller" in person.aliases
+    assert len(person.frontmatter["sources"]) == 2
+
+
+def test_sources_titled_in_cjk_get_their_own_readable_summaries(root: Path) -> None:
+    tokyo = doc("東京", "Kestrel Labs opened an office in Tokyo in 2021.\n")
+    osaka = doc("大阪", "Kestrel Labs opened an office in Osaka in 2022.\n")
+    result = ingest(root, (tokyo, extract_offline(tokyo)), (osaka, extract_offline(osaka)))
+    summaries = [s["summary"] for s in result["sources"]]  # type: ignore[attr-defined]
+    assert summaries == ["wiki/general/summaries/東京.md", "wiki/general/summaries/大阪.md"]
 
 
 def test_grey_zone_writes_possible_duplicates_and_a_separate_page(root: Path) -> None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ except ImportError:  # pragma: no cover
 from mnemex.brain import Brain
 from mnemex.index.backend import IndexBackend, Scope
 from mnemex.ingest.records import PlannedPage
-from mnemex.vault import Vault, atomic_write
+from mnemex.vault import Vault, atomic_write, fold_name, word_runs
 from mnemex.vault.markdown import split_frontmatter
 
 #: Fuzzy name ratio at or above which a same-kind, same-type page is merged into.
@@ -62,7 +61,6 @@ _LEADING = frozenset({"the", "a", "an"})
 #: Small words an acronym leaves out ("Northgate Institute of Technology" is NIT).
 _ACRONYM_SKIPS = frozenset({"of", "and", "for", "the", "in", "on", "de", "at"})
 _NUMBER_RE = re.compile(r"\d+")
-_WORD_RE = re.compile(r"[a-z0-9]+")
 #: Entity types that say nothing: compatible with any specific type.
 VAGUE_TYPES = frozenset({"", "thing", "other"})
 
@@ -84,10 +82,11 @@ def name_words(name: str) -> list[str]:
 
     ``"Dr. Priya Raman"`` -> ``["priya", "raman"]``; ``"Lovelace Labs, Inc."`` ->
     ``["lovelace", "lab"]``; hyphens, underscores and punctuation separate words and
-    plurals are singular, so ``"vector-databases"`` equals ``"Vector Database"``.
+    plurals are singular, so ``"vector-databases"`` equals ``"Vector Database"``. Accents
+    and case are folded (:func:`~mnemex.vault.fold_name`), so ``"Jose Muller"`` is
+    ``"José Müller"``; letters of every script are kept (``"東京"``, ``"Москва"``).
     """
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    words = _WORD_RE.findall(folded.replace("'s", ""))
+    words = word_runs(fold_name(re.sub(r"['’]s\b", "", name, flags=re.IGNORECASE)))
     while words and words[0] in _HONORIFICS | _LEADING:
         words = words[1:]
     while len(words) > 1 and words[-1] in _COMPANY_SUFFIXES:

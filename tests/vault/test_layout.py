@@ -15,6 +15,7 @@ from mnemex.vault import (
     placement,
     slug_key,
     slugify,
+    word_runs,
 )
 from mnemex.vault.layout import MAX_SLUG_BYTES
 
@@ -114,6 +115,16 @@ def test_slugs_are_lower_case_and_bounded() -> None:
 def test_slugs_keep_the_letters_of_every_script(name: str, slug: str) -> None:
     assert slugify(name) == slug
     assert slugify(slug) == slug  # a slug is its own slug
+
+
+@pytest.mark.parametrize(
+    "text", ["Café Notes: v2!", "a_b c--d", "O'Brien & Co.", "  x  ", "ÆØÅ 2024", "Ünïcödé"]
+)
+def test_ascii_text_gets_the_slug_the_general_rule_gives(text: str) -> None:
+    # slugify takes a shortcut for ASCII: the same slug as the rule for every script
+    ascii_text = fold_name(text).encode("ascii", "ignore").decode()
+    assert slugify(ascii_text) == "-".join(word_runs(ascii_text.lower()))
+    assert slugify(ascii_text) == slugify(ascii_text + " —")  # "—" takes the general path
 
 
 def test_names_in_different_scripts_get_different_slugs() -> None:

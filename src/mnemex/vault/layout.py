@@ -5,6 +5,7 @@ The normative description is ``docs/vault-format.md``; this module is its code.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import unicodedata
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ MAX_SLUG = 80
 #: and a slug gets suffixes after it (``-<sha8>.source.md``, ``-<type>-99.md``).
 MAX_SLUG_BYTES = 160
 
+_ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 #: Latin letters with no accent to take off that still have a plain spelling, for
 #: :func:`fold_name` (``Łódź`` is ``lodz``, ``Ærøskøbing`` is ``aeroskobing``).
 _SPELLED_OUT = str.maketrans(
@@ -71,8 +73,11 @@ def slugify(text: str, max_chars: int = MAX_SLUG) -> str:
     :data:`MAX_SLUG_BYTES` bytes, never between a letter and its marks. A slug is its own
     slug.
     """
-    lower = unicodedata.normalize("NFKC", text).lower().replace("i\u0307", "i")  # İ -> i
-    slug = "-".join(word_runs(unicodedata.normalize("NFKC", lower)))
+    if text.isascii():  # the common case, ~5x faster: every normalisation of ASCII is itself
+        slug = "-".join(_ASCII_WORD_RE.findall(text.lower()))
+    else:
+        lower = unicodedata.normalize("NFKC", text).lower().replace("i\u0307", "i")  # İ -> i
+        slug = "-".join(word_runs(unicodedata.normalize("NFKC", lower)))
     return _cut(slug, max_chars) or "untitled"
 
 
@@ -97,6 +102,8 @@ def word_runs(text: str) -> list[str]:
 def _cut(slug: str, max_chars: int) -> str:
     """``slug`` cut to ``max_chars`` characters and :data:`MAX_SLUG_BYTES` UTF-8 bytes, and
     back to the start of a letter, so no mark is parted from its letter."""
+    if slug.isascii():
+        return slug[: min(max_chars, MAX_SLUG_BYTES)].strip("-")
     end, size = 0, 0
     for char in slug[:max_chars]:
         size += len(char.encode("utf-8"))
@@ -117,6 +124,8 @@ def fold_name(text: str) -> str:
     carry no separable accent spelled plainly. The marks of other scripts are part of
     their letters and stay (``が`` is not ``か``); no script is transliterated into another.
     """
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
     bare = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")
     return unicodedata.normalize("NFC", bare.translate(_SPELLED_OUT))

@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover
 
 from mnemex.brain import Brain
 from mnemex.index.backend import IndexBackend, Scope
+from mnemex.ingest.extract.words import PRODUCT_SUFFIXES
 from mnemex.ingest.records import PlannedPage
 from mnemex.vault import Vault, atomic_write, fold_name, word_runs
 from mnemex.vault.markdown import split_frontmatter
@@ -61,6 +62,8 @@ _LEADING = frozenset({"the", "a", "an"})
 #: Small words an acronym leaves out ("Northgate Institute of Technology" is NIT).
 _ACRONYM_SKIPS = frozenset({"of", "and", "for", "the", "in", "on", "de", "at"})
 _NUMBER_RE = re.compile(r"\d+")
+#: "Curator App", "Curator MCP": a product's interface is the product (lower case, as compared).
+_INTERFACES = frozenset(w.lower() for w in PRODUCT_SUFFIXES)
 #: Entity types that say nothing: compatible with any specific type.
 VAGUE_TYPES = frozenset({"", "thing", "other"})
 
@@ -264,7 +267,8 @@ def resolve_page(page: PlannedPage, table: NameTable) -> Match:
 
 
 def _variant_match(page: PlannedPage, key: str, table: NameTable) -> Match | None:
-    """A surname alone, initials plus surname, or an acronym naming exactly one page."""
+    """A surname alone, initials plus surname, an acronym, or a product's interface ("X App")
+    naming exactly one page."""
     words = key.split()
     found: list[NameEntry] = []
     how = ""
@@ -284,6 +288,15 @@ def _variant_match(page: PlannedPage, key: str, table: NameTable) -> Match | Non
         elif len(word) >= 2 and page.name.isupper():
             found = [e for e in table.by_acronym(word) if _same_type(page, e)]
             how = "acronym"
+    elif len(words) >= 2 and words[-1] in _INTERFACES and page.kind == "entity":
+        # "Curator App" or "Curator MCP" when the wiki knows "Curator": the product itself
+        stem = " ".join(words[:-1])
+        found = [
+            e
+            for e in table.by_key(stem)
+            if e.kind == "entity" and e.entity_type not in ("person", "place", "event")
+        ]
+        how = "interface"
     elif len(words) >= 2 and all(len(w) == 1 for w in words[:-1]) and page.kind == "entity":
         found = [
             e

@@ -39,8 +39,10 @@ from mnemex.ingest.extract.words import (
     PLACE_PREPOSITIONS,
     PLACE_WORDS,
     PLACES,
+    PRODUCT_SUFFIXES,
     PRODUCT_WORDS,
     PROJECT_WORDS,
+    STATUS_LABELS,
     STOPWORDS,
     TOOL_WORDS,
     UPPER,
@@ -80,6 +82,28 @@ def _is_name_token(tok: str) -> bool:
     return tok[:1].isupper() or (tok[:1].isalpha() and any(c.isupper() for c in tok[1:]))
 
 
+def _shouted(tok: str, lower_counts: Counter[str]) -> bool:
+    """An ordinary word in capitals ("EMERGING", "DEPRECATED", "TODO"), not an acronym.
+
+    A status label or a shouted word is no name: a marker word (:data:`STATUS_LABELS`),
+    a word of six letters or more that is English or inflected like it ("DEPRECATED"),
+    or a shorter English word the source also writes in lower case ("DRAFT" beside
+    "draft"). An acronym used as a name stays one: "NASA", "PEP" and "MCP" are short and
+    not written in lower case, "NVIDIA" and "FORTRAN" are no English words.
+    """
+    if len(tok) < 2 or not tok.isalpha() or not tok.isupper():
+        return False
+    word = tok.lower()
+    if word in STATUS_LABELS:
+        return True
+    if len(word) > 5:
+        return word in english_words() or _INFLECTED_RE.search(word) is not None
+    return word in english_words() and lower_counts[word] > 0
+
+
+_INFLECTED_RE = re.compile(r"(?:ed|ing|tion|ment|ness|able|ible|ous|ive|ful|less|ally)$")
+
+
 def _spans(sentence: Sentence, lower_counts: Counter[str]) -> list[_Mention]:
     """Runs of capitalised tokens (with "of"/"for" inside, honorifics and initials) in one
     sentence, as mentions with their version and context."""
@@ -89,7 +113,7 @@ def _spans(sentence: Sentence, lower_counts: Counter[str]) -> list[_Mention]:
     i = 0
     while i < len(toks):
         tok = toks[i][0]
-        if not _is_name_token(tok) or tok == "&":
+        if not _is_name_token(tok) or tok == "&" or _shouted(tok, lower_counts):
             i += 1
             continue
         j = i + 1
@@ -99,7 +123,7 @@ def _spans(sentence: Sentence, lower_counts: Counter[str]) -> list[_Mention]:
             nxt = toks[j][0]
             if gap.strip():  # punctuation breaks a name
                 break
-            if _is_name_token(nxt) or nxt == "&":
+            if (_is_name_token(nxt) and not _shouted(nxt, lower_counts)) or nxt == "&":
                 j += 1
             elif (
                 nxt in CONNECTORS
@@ -300,8 +324,14 @@ def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[S
             if len(fits) == 1:
                 uf.union(fits[0], key)
                 continue
-            # "Castellan" → the one organisation named "Castellan ..."
-            orgs = [k for k, m in multi.items() if m.words[0] == word and _organisation_name(m)]
+            # "Castellan" → the one organisation named "Castellan ..." and named so first: a
+            # word used before the organisation is its own thing ("Python", then the
+            # "Python Software Foundation")
+            orgs = [
+                k
+                for k, m in multi.items()
+                if m.words[0] == word and _organisation_name(m) and _first(m) < _first(g)
+            ]
             if len(orgs) == 1 and not fits:
                 uf.union(orgs[0], key)
                 continue
@@ -323,6 +353,9 @@ def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[S
             ]
             if len(stems) == 1:
                 uf.union(key, stems[0])
+        elif words[-1] in PRODUCT_SUFFIXES and _key(" ".join(words[:-1])) in groups:
+            # "Curator App", "Curator MCP": an interface of "Curator" is that thing
+            uf.union(_key(" ".join(words[:-1])), key)
         elif len(words) == 2 and _INITIAL_RE.fullmatch(words[0]):
             # "P. Raman" → the one full name with that initial and surname
             fits = [
@@ -383,6 +416,14 @@ _STATED_ALIAS = re.compile(
 _NOT_A_SURNAME = ORG_WORDS | TOOL_WORDS | PROJECT_WORDS | EVENT_WORDS | PLACE_WORDS | AWARD_WORDS
 
 
+def _interface(group: _Group) -> bool:
+    return len(group.words) > 1 and group.words[-1] in PRODUCT_SUFFIXES
+
+
+def _first(group: _Group) -> tuple[int, int]:
+    return min((m.sentence, m.end) for m in group.mentions)
+
+
 def _personal_name(group: _Group) -> bool:
     words = group.words
     return (
@@ -437,6 +478,8 @@ def _entity_page(
 
 def _canonical(members: list[_Group], surfaces: Counter[str]) -> str:
     """The long form of an acronym, a full personal name, else the most used form."""
+    # "Curator" over "Curator App" and "Curator MCP": the product over its interfaces
+    members = [g for g in members if not _interface(g)] or members
     full = [g for g in members if len(g.words) > 1 and not _INITIAL_RE.fullmatch(g.words[0])]
     if full:
         return max(full, key=lambda g: (surfaces[g.core], len(g.core))).core

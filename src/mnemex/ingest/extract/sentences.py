@@ -2,10 +2,15 @@
 
 Paragraphs are split on sentence ends, guarding honorifics and initials ("Dr. Priya
 Raman", "P. Raman"); hard-wrapped lines (text files, PDFs) are joined; headings, list
-items and title lines stand alone; fenced code and table rows are left out. The text is
-NFC first, and words are those of every script (a letter, then letters, digits, marks). Each
-sentence is marked with what of it may be quoted as a fact (:func:`mark_facts`), and
-:func:`evidence` picks a page's quotes from those.
+items, title lines, underlined headings and field lines ("Status: In progress") stand
+alone, so no name runs from one into the next. Fenced code, literal blocks, shell prompt
+lines and table rows (pipes, tabs or aligned columns) are left out, and so are sentences
+that give orders to a model ("Ignore previous instructions ..."): a source quoting an
+injection is not about it. Inline code, rST roles, command-line flags, URLs and paths give
+no word tokens (``curl -fsSL`` names nothing). The text is NFC first, and words are
+those of every script (a letter, then letters, digits, marks). Each sentence is marked
+with what of it may be quoted as a fact (:func:`mark_facts`), and :func:`evidence` picks a
+page's quotes from those.
 """
 
 from __future__ import annotations
@@ -31,6 +36,40 @@ _ABBREV_END_RE = re.compile(
 _SENTENCE_END_RE = re.compile(rf"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?(?:{UPPER}|[0-9]))")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW_RE = re.compile(r"^\s*\|.*$", re.MULTILINE)
+#: A row of a table written without leading pipes: "Type | Personal", "Type<TAB>Personal",
+#: or a markdown separator row ("----- | -----").
+_CELLS_RE = re.compile(r"\S\s+\|\s+\S|\S\t+\S|^[\s|:-]*-{3,}[\s|:-]*$")
+#: Columns aligned with spaces: a row when a neighbouring line is aligned too.
+_ALIGNED_RE = re.compile(r"\S {3,}\S")
+#: A heading's underline (or overline): "=====", "-----", "~~~~~" (markdown and rST).
+_ADORNMENT_RE = re.compile(r"^\s*([=\-~^+#\"':])\1{2,}\s*$")
+_CODE_DIRECTIVE_RE = re.compile(
+    r"^\s*\.\. (?:code-block|code|sourcecode|doctest|testcode)::.*\Z", re.MULTILINE
+)
+_SHELL_RE = re.compile(r"^\s*\$ +\S")
+#: "Status: In progress", "Owner: Dana Whitfield": a field, not a sentence.
+_FIELD_RE = re.compile(r"^[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,2}:\s+\S.{0,60}(?<![.!?])$")
+#: An order to a model quoted in a source ("Ignore previous instructions and ...", "You
+#: are now ..."), or a turn the reader's sanitiser escaped ("System\\: ...", see
+#: :func:`mnemex.text.sanitise.escape`): no sentence of what the source is about.
+_INJECTION_RE = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|my|of|these)\s+)*"
+    r"(?:previous|prior|above|earlier|preceding|former|system|original)\s+"
+    r"(?:instructions?|prompts?|directions?|rules|guidelines|messages?|context)\b"
+    r"|\byou\s+are\s+now\s+(?:an?\s+|in\s+)?(?:unrestricted|jailbroken|dan\b|developer\s+mode)"
+    r"|\b(?:reveal|print|show|repeat)\s+(?:me\s+)?(?:your|the)\s+system\s+prompt\b"
+    r"|(?:^|[\s\"'“‘*_(])(?:Human|Assistant|System)\\:",
+    re.IGNORECASE,
+)
+#: Spans that give no tokens: inline code, command-line flags, URLs and paths.
+_NOT_WORDS_RE = re.compile(
+    r"``[^`\n]+``|`[^`\n]*`"
+    r"|:[a-z][\w-]*:(?=`)"  # a reStructuredText role, ":pep:`484`"
+    r"|(?<![\w-])--?[A-Za-z][\w-]*"
+    r"|\b[A-Za-z][\w+.-]*(?::|\[:\])//\S+"
+    r"|\bwww\.\S+"
+    r"|(?<![\w/])[~.]{0,2}/[\w.-]+/[\w./-]*"
+)
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING_RE = re.compile(r"^\s*#{1,6}\s+")
 #: A letter or digit of a word, in any script, or a mark on one.
@@ -76,7 +115,7 @@ def split_sentences(text: str) -> list[Sentence]:
         pieces = [unit] if heading else _split_unit(unit)
         for piece in (part for whole in pieces for part in _bounded(whole)):
             piece = piece.strip()
-            if piece:
+            if piece and not _INJECTION_RE.search(piece):
                 sentence = Sentence(piece, len(out), heading)
                 sentence.tokens = _tokens(piece)
                 out.append(sentence)
@@ -112,8 +151,9 @@ def mark_facts(sentences: list[Sentence]) -> None:
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """Word tokens with offsets, leaving out inline code (commands are not names)."""
-    code = [m.span() for m in re.finditer(r"`[^`\n]*`", text)]
+    """Word tokens with offsets, leaving out inline code, flags, URLs and paths (a command
+    is not a name)."""
+    code = [m.span() for m in _NOT_WORDS_RE.finditer(text)]
     return [
         (m.group(0), m.start(), m.end())
         for m in _TOKEN_RE.finditer(text)
@@ -122,18 +162,26 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
 
 
 def _units(text: str) -> Iterable[tuple[str, bool]]:
-    """Paragraphs with wrapped lines joined; a heading, list item or title line stands alone.
+    """Paragraphs with wrapped lines joined; a heading, list item, title or field line
+    stands alone.
 
-    Fenced code and table rows are left out: they are no sentences, and a table row's many
-    terms would make it look central to the summary."""
+    Fenced code, literal blocks (indented after "::"), shell prompt lines and table rows
+    are left out: they are no sentences,
+    and a table row's many terms would make it look central to the summary."""
     text = _FENCE_RE.sub("\n\n", text)
     text = _TABLE_ROW_RE.sub("", text)
+    literal = False
     for para in re.split(r"\n\s*\n", text):
+        # "For example::" opens a literal block: the indented paragraphs after it are code
+        indented = all(ln[:1].isspace() for ln in para.splitlines() if ln.strip())
+        if literal and indented:
+            continue
+        literal = para.rstrip().endswith("::") or bool(_CODE_DIRECTIVE_RE.search(para))
         current: list[str] = []
-        lines = [ln.strip() for ln in para.splitlines() if ln.strip()]
+        lines, underlined = _prose_lines(para)
         for i, line in enumerate(lines):
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if _HEADING_RE.match(line):
+            if _HEADING_RE.match(line) or _FIELD_RE.match(line) or line in underlined:
                 if current:
                     yield " ".join(current), False
                     current = []
@@ -142,21 +190,52 @@ def _units(text: str) -> Iterable[tuple[str, bool]]:
             if _LIST_RE.match(line) and current:
                 yield " ".join(current), False
                 current = []
-            current.append(_LIST_RE.sub("", line) if _LIST_RE.match(line) else line)
             # A short line that ends no sentence, followed by a capital, is a title line
-            # (a PDF's heading, a text file's first line), not a wrapped sentence.
+            # (a PDF's heading, a text file's first line), not a wrapped sentence; after a
+            # sentence's end it opens a section ("... a winter.\nStarter Kit\nMy notes").
+            title = len(line) <= 80 and not re.search(r"[.!?:;,]$", line) and nxt[:1].isupper()
             if (
-                len(line) <= 80
-                and not re.search(r"[.!?:;,]$", line)
-                and nxt[:1].isupper()
-                and len(current) == 1
+                title
+                and current
+                and not _LIST_RE.match(line)
+                and re.search(r"[.!?:][\"'”’)]*$", current[-1])
+                and len(line) <= 60
+                and len(line.split()) <= 8
             ):
+                yield " ".join(current), False
+                yield line, True
+                current = []
+                continue
+            current.append(_LIST_RE.sub("", line) if _LIST_RE.match(line) else line)
+            if title and len(current) == 1:
                 yield current[0], True
                 current = []
         if current:
             # a one-line paragraph that ends no sentence is a title ("An interview with ...")
             lone = len(lines) == 1 and len(lines[0]) <= 100 and not re.search(r"[.!?]$", lines[0])
             yield " ".join(current), lone
+
+
+def _prose_lines(para: str) -> tuple[list[str], set[str]]:
+    """The paragraph's non-blank lines, stripped, without table rows and shell prompts, and
+    the lines of them underlined as headings ("Postponed Ideas" over "=====")."""
+    raw = [ln for ln in para.splitlines() if ln.strip()]
+    underlined = {
+        raw[k - 1].strip()
+        for k, ln in enumerate(raw)
+        if k and _ADORNMENT_RE.match(ln) and not _ADORNMENT_RE.match(raw[k - 1])
+    }
+    raw = [ln for ln in raw if not _ADORNMENT_RE.match(ln)]
+    bare = [re.sub(r"`[^`\n]*`", "", ln).strip() for ln in raw]  # a pipe in code is no cell
+    aligned = [bool(_ALIGNED_RE.search(ln)) for ln in bare]
+    lines = [
+        ln.strip()
+        for k, ln in enumerate(raw)
+        if not _CELLS_RE.search(bare[k])
+        and not _SHELL_RE.match(ln)
+        and not (aligned[k] and any(aligned[max(0, k - 1) : k] + aligned[k + 1 : k + 2]))
+    ]
+    return lines, underlined
 
 
 def _bounded(text: str) -> list[str]:

@@ -67,6 +67,10 @@ TOOL_WORDS = _words(
     format extension plugin layer runtime interpreter editor kernel driver sdk api cli shell
     package module parser codec algorithm model application program software version release"""
 )
+#: A product's interfaces, written after its name ("Curator App", "Curator MCP"): the name
+#: plus one of these is the product itself. Never "Cloud", "Sync", "Labs" or "Foundation":
+#: "Kestrel Cloud" is a product of its own, "Zürich Labs" no place.
+PRODUCT_SUFFIXES = _words("""App Apps MCP CLI SDK API Server Plugin Extension Client""")
 PRODUCT_WORDS = _words("""service product platform app console device cloud""")
 EVENT_WORDS = _words(
     """conference summit festival meetup workshop symposium congress expo hackathon"""
@@ -128,6 +132,10 @@ MONTHS = _words(
 GENERIC_ACRONYMS = _words(
     """SQL CSV API HTTP HTTPS JSON XML HTML URL PDF CPU GPU RAM USB OK TV FAQ ID UI CLI README
     XOR AM PM UTC GMT CEO CTO PR Q A I AI OS IT US UK EU UN"""
+)
+#: Markers written in capitals that label a line or an item, never a name ("TODO:").
+STATUS_LABELS = _words(
+    """todo fixme xxx tbd tbc wip fyi nb note notes done draft new hot tip info todos"""
 )
 #: Single words too general to be a concept page.
 GENERIC_NOUNS = _words(
@@ -207,8 +215,10 @@ __all__ = [
     "PLACES",
     "PLACE_PREPOSITIONS",
     "PLACE_WORDS",
+    "PRODUCT_SUFFIXES",
     "PRODUCT_WORDS",
     "PROJECT_WORDS",
+    "STATUS_LABELS",
     "STOPWORDS",
     "TOOL_WORDS",
     "UPPER",

@@ -197,3 +197,66 @@ def test_literal_blocks_underlined_headings_and_roles_are_no_prose() -> None:
     tokens = {t for s in sentences for t, _a, _b in s.tokens}
     assert not {"SupportsClose", "Resource", "ClassA", "ClassB", "pep", "close"} & tokens
     assert not any("=====" in s.text or "-----" in s.text for s in sentences)
+
+
+def _essay() -> str:
+    body = []
+    for k in range(8):
+        body.append(
+            f"Structural subtyping lets class number {k} match a protocol class by its members. "
+            "A protocol class lists the members, and structural subtyping checks them. "
+            "Explicit subclassing is still allowed when a class wants to say so."
+        )
+    thanks = ", ".join(
+        f"{first} {last}"
+        for first, last in zip(
+            [
+                "Anna",
+                "Boris",
+                "Carla",
+                "Dmitri",
+                "Elena",
+                "Felix",
+                "Greta",
+                "Hugo",
+                "Irene",
+                "Jonas",
+                "Karin",
+                "Lukas",
+            ],
+            [
+                "Abbot",
+                "Brandt",
+                "Costa",
+                "Dahl",
+                "Engel",
+                "Fischer",
+                "Gruber",
+                "Hahn",
+                "Ivers",
+                "Jansen",
+                "Keller",
+                "Lange",
+            ],
+            strict=True,
+        )
+    )
+    body.append(f"Thanks to {thanks} for their reviews of the draft.")
+    return "# Protocols\n\n" + "\n\n".join(body) + "\n"
+
+
+def test_the_ideas_a_document_is_about_outrank_names_it_mentions_once() -> None:
+    ex = extract_offline(read_bytes(_essay().encode(), path="essay.md", format="markdown"))
+    names = _names(ex)
+    assert {"structural subtyping", "protocol class", "explicit subclassing"} <= names, names
+    assert len([p for p in ex.pages if p.kind == "entity"]) < 6, names
+
+
+def test_singular_and_plural_of_a_term_are_one_concept() -> None:
+    text = (
+        "# Aliases\n\nA type alias names a type. Type aliases can be generic, and a type alias "
+        "may refer to itself. Generic type aliases take parameters. Classes and a class body "
+        "are described elsewhere; each class has a body.\n"
+    )
+    names = _names(_extract(text))
+    assert "type alias" in names and "type aliases" not in names, names

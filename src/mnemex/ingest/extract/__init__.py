@@ -14,8 +14,9 @@ scraps too short to state anything are no facts). One module per job:
 - ``words``: the word lists they read by.
 
 Pages per source are capped at about 11 for a short article, growing with the log of
-the length (30 at most), so the wiki gets the few things a source is about rather
-than everything it names. Plain Python: a 100-page PDF's text extracts in a second
+the length (30 at most), and entities and concepts are ranked together by how much the
+source is about them (:func:`_central`), so the wiki gets the few things a source is
+about rather than everything it names. Plain Python: a 100-page PDF's text extracts in a second
 or two.
 """
 
@@ -28,7 +29,7 @@ from mnemex.ingest.extract.entities import find_entities
 from mnemex.ingest.extract.relations import find_relations
 from mnemex.ingest.extract.sentences import lowercase_counts, mark_facts, split_sentences
 from mnemex.ingest.extract.summary import rank_sentences, summarise
-from mnemex.ingest.records import Extraction, SourceDoc
+from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
 
 
 def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extraction:
@@ -49,10 +50,9 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     summary, key_points = summarise(ranked)
     score_of = {s.position: i for i, s in enumerate(ranked)}
     where: dict[str, set[int]] = {}
-    reserved = min(max(2, cap // 4), cap // 2)  # room kept for concepts
-    entities = find_entities(sentences, lower_counts, score_of, cap - reserved, where)
-    concepts = find_concepts(sentences, entities, score_of, cap - len(entities), where)
-    pages = fold_acronyms(entities, concepts, where)
+    entities = find_entities(sentences, lower_counts, score_of, cap, where)
+    concepts = find_concepts(sentences, entities, score_of, cap, where)
+    pages = _central(fold_acronyms(entities, concepts, where), cap)
     relations = find_relations(pages, where, limit=2 * len(pages))
     return Extraction(
         title=doc.title,
@@ -62,6 +62,37 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
         relations=relations,
         extractor="offline",
     )
+
+
+def _central(pages: list[PlannedPage], cap: int) -> list[PlannedPage]:
+    """The ``cap`` pages the source is most about, entities and concepts ranked together.
+
+    A page weighs its mentions, half as much again for a name of two words or more (a
+    specific thing) and a third more for an entity of a known type; each kind keeps a
+    quarter of the room when it has that many. So a PEP's "protocol" (194 mentions) and
+    "structural subtyping" outrank a name its acknowledgements list once, and the order
+    the pages came in is kept.
+    """
+    if len(pages) <= cap:
+        return pages
+    weight = {id(p): _weight(p) for p in pages}
+    floor = min(max(2, cap // 4), cap // 2)
+    kept: set[int] = set()
+    for kind in ("entity", "concept"):
+        ranked = sorted((p for p in pages if p.kind == kind), key=lambda p: -weight[id(p)])
+        kept |= {id(p) for p in ranked[:floor]}
+    for page in sorted(pages, key=lambda p: -weight[id(p)]):
+        if len(kept) >= cap:
+            break
+        kept.add(id(page))
+    return [p for p in pages if id(p) in kept]
+
+
+def _weight(page: PlannedPage) -> float:
+    weight = page.mentions * (1.5 if len(page.name.split()) > 1 else 1.0)
+    if page.kind == "entity" and page.type != "thing":
+        weight *= 1.3
+    return weight
 
 
 def page_cap(chars: int) -> int:

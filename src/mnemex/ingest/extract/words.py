@@ -178,10 +178,13 @@ ACRONYM_RE = re.compile(rf"{UPPER}{{2,6}}s?")
 
 
 def fold(word: str) -> str:
-    """A crude singular: policies → policy, segments → segment (not class, bus, analysis)."""
+    """A crude singular: policies → policy, segments → segment, classes → class, aliases →
+    alias, indexes → index (not class, bus, analysis; "caches" stays ambiguous)."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
+    if len(word) > 4 and word.endswith(("sses", "shes", "xes", "iases")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ias", "ics")):
         return word[:-1]
     return word
 

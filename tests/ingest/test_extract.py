@@ -369,3 +369,18 @@ def test_cjk_text_without_case_makes_no_mangled_pages() -> None:
     names = {p.name for p in ex.pages}
     assert "Kestrel Labs" in names
     assert not any(any("\u3040" <= c <= "\u9fff" for c in n) for n in names)
+
+
+def test_a_role_word_right_after_a_name_types_the_person_it_names_not_the_name() -> None:
+    # "a Python developer" is a developer of Python: seen in PEP 647, it made Python a person
+    text = (
+        "# Type guards\n\n"
+        "A Python developer who writes type guards wants type safety. "
+        "Every Python developer reads the guard's signature. "
+        "Many Python maintainers agreed with the proposal. "
+        "Dana Whitfield, an engineer at Hollis, wrote the first draft. "
+        "Later, Dana Whitfield, the author of the checker, changed it.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Type guards"))
+    assert _page(ex, "Python").type != "person"
+    assert _page(ex, "Dana Whitfield").type == "person"

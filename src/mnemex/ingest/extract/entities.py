@@ -75,6 +75,9 @@ class _Mention:
     version: str | None = None
     honorific: bool = False
     context: tuple[str, ...] = ()  # lowercase words around it
+    #: the word after it follows a space alone: "Python developer", where the name is what
+    #: the word is about ("a developer of Python"), not an apposition ("Dana, an engineer")
+    compound: bool = False
 
 
 def _is_name_token(tok: str) -> bool:
@@ -205,6 +208,7 @@ def _mention(
         version = toks[j][0]
     after = [t.lower() for t, _a, _b in toks[j : j + 5] if not _is_name_token(t)][:4]
     before = [t.lower() for t, _a, _b in toks[max(0, i - 2) : i]]
+    compound = j < len(toks) and sentence.text[toks[j - 1][2] : toks[j][1]] == " "
     return _Mention(
         surface=surface.strip(),
         core=" ".join(core),
@@ -214,6 +218,7 @@ def _mention(
         version=version,
         honorific=honorific,
         context=(*before, "|", *after),
+        compound=compound and not _is_name_token(toks[j][0]),
     )
 
 
@@ -539,6 +544,8 @@ def _entity_type(
         if before[-2:] in (["written", "in"], ["implemented", "in"]):
             votes["tool"] += 3
         for k, word in enumerate(after[:3]):
+            if k == 0 and m.compound and fold(word) in PERSON_WORDS:
+                continue  # "a Python developer" is a person; Python is not
             _vote_word(votes, word, weight=2 if k < 2 else 1)
     for pos in sorted({m.sentence for m in mentions})[:8]:
         match = _definition_tail(sentences[pos].text, [g.core for g in members])

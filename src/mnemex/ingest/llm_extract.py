@@ -219,6 +219,10 @@ def estimate_ingest_cost(
 # --- planning the calls ----------------------------------------------------------------
 
 
+#: What one line of the outline's page list may take (a name, its kind and type, aliases).
+_PAGE_LINE_TOKENS = 60
+
+
 def _plan(doc: SourceDoc, client: ModelClient, offline: Extraction) -> _Plan:
     """The outline prompt and the text cut into chunks that fit the model's context."""
     context = client.context_tokens
@@ -227,14 +231,15 @@ def _plan(doc: SourceDoc, client: ModelClient, offline: Extraction) -> _Plan:
         _MIN_CHUNK_TOKENS, context - min(OUTLINE_MAX_TOKENS, client.max_output_tokens) - fixed
     )
     page_list = _page_list_text(offline.pages)
-    # The page list a batch sees is the outline's, which is at most as long as this one
-    # plus what the model adds: leave it twice the room.
+    # The page list a batch sees is the outline's: at most page_cap pages, each a line
+    # like the offline list's; leave room for the longer of twice this list and a full one.
+    full_list = page_cap(len(doc.text)) * _PAGE_LINE_TOKENS
     batch_room = max(
         _MIN_CHUNK_TOKENS,
         context
         - min(BATCH_MAX_TOKENS, client.max_output_tokens)
         - fixed
-        - 2 * count_tokens(page_list)
+        - max(2 * count_tokens(page_list), full_list)
         - 100,
     )
     return _Plan(_outline_prompt(doc, offline, outline_room), _chunks(doc.text, batch_room))

@@ -96,8 +96,11 @@ def _weight(page: PlannedPage) -> float:
 
 
 def page_cap(chars: int) -> int:
-    """Entity + concept pages for a source of ``chars`` characters: ~11 short, 30 at most."""
-    return max(5, min(30, round(8 + 3 * math.log2(1 + chars / 1500))))
+    """Entity + concept pages for a source of ``chars`` characters: ~11 short, 15 at most.
+
+    A long document is about a few things; what it mentions in passing is a link from
+    those pages, not a page of its own (measured on real documents: issue 15)."""
+    return max(5, min(15, round(8 + 3 * math.log2(1 + chars / 1500))))
 
 
 __all__ = ["extract_offline", "page_cap"]

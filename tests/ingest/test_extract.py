@@ -384,3 +384,26 @@ def test_a_role_word_right_after_a_name_types_the_person_it_names_not_the_name()
     ex = extract_offline(read_text_source(text, title="Type guards"))
     assert _page(ex, "Python").type != "person"
     assert _page(ex, "Dana Whitfield").type == "person"
+
+
+def test_the_thing_a_title_names_gets_a_page_however_the_text_writes_it() -> None:
+    text = (
+        "tqdm means progress in Arabic. Wrap any iterable with tqdm and a smart progress "
+        "meter appears. The overhead of tqdm is low, about 60 ns per iteration. It works "
+        "in a console, in Jupyter and in a GUI. Nested progress bars are supported.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="tqdm: a fast progress bar"))
+    assert _page(ex, "tqdm").kind == "entity"
+    plain = extract_offline(read_text_source(text, title="Introduction"))
+    assert "Introduction" not in [p.name for p in plain.pages]
+
+
+def test_a_titles_subject_found_under_a_shorter_name_is_that_page() -> None:
+    text = (
+        "A type guard narrows a type. Type checkers apply a type guard in conditional code. "
+        "This proposal lets a user write a type guard function. Every type guard returns "
+        "a bool. A type guard is checked by the type checker.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="User-Defined Type Guards"))
+    names = [p.name for p in ex.pages]
+    assert "type guard" in names and "user-defined type guards" not in names

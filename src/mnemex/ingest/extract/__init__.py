@@ -23,13 +23,22 @@ or two.
 from __future__ import annotations
 
 import math
+import re
 
 from mnemex.ingest.extract.concepts import find_concepts, fold_acronyms
 from mnemex.ingest.extract.entities import find_entities
 from mnemex.ingest.extract.relations import find_relations
-from mnemex.ingest.extract.sentences import lowercase_counts, mark_facts, split_sentences
+from mnemex.ingest.extract.sentences import (
+    Sentence,
+    evidence,
+    lowercase_counts,
+    mark_facts,
+    split_sentences,
+)
 from mnemex.ingest.extract.summary import rank_sentences, summarise
+from mnemex.ingest.extract.words import english_words, fold
 from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
+from mnemex.vault import fold_name
 
 
 def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extraction:
@@ -52,7 +61,9 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     where: dict[str, set[int]] = {}
     entities = find_entities(sentences, lower_counts, score_of, cap, where)
     concepts = find_concepts(sentences, entities, score_of, cap, where)
-    pages = _central(fold_acronyms(entities, concepts, where), cap)
+    pages = fold_acronyms(entities, concepts, where)
+    subject = _subject(doc.title, pages, sentences, score_of, where)
+    pages = _central(pages, cap, subject)
     relations = find_relations(pages, where, limit=2 * len(pages))
     return Extraction(
         title=doc.title,
@@ -64,7 +75,65 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     )
 
 
-def _central(pages: list[PlannedPage], cap: int) -> list[PlannedPage]:
+#: A title's head: before a colon or a dash ("Trafilatura: Discover Web Content ...").
+_TITLE_HEAD_RE = re.compile(r"\s*(?::|\s[-–—]\s)")
+#: Words of a title's head (letters of any script, digits, inner hyphens and dots).
+_HEAD_WORD_RE = re.compile(r"[^\W_][\w.+-]*")
+
+
+def _subject(
+    title: str,
+    pages: list[PlannedPage],
+    sentences: list[Sentence],
+    score_of: dict[int, int],
+    where: dict[str, set[int]],
+) -> PlannedPage | None:
+    """The thing a source's title names, as a page that the cap always keeps.
+
+    A README titled "tqdm" or "Trafilatura: Discover Web Content ..." is about tqdm or
+    Trafilatura, however the text writes the name (lower case, in code): the head of the
+    title (before a colon or a dash, at most four words, not one ordinary English word such
+    as "Introduction") is the source's subject. When a page of that name was found it is
+    the one kept; otherwise a page is made, an entity for one word ("tqdm", "PathSpec"),
+    a concept for more ("Explicit Type Aliases"), quoting the sentences that name it.
+    """
+    head = _TITLE_HEAD_RE.split(title, maxsplit=1)[0]
+    words = _HEAD_WORD_RE.findall(head)
+    if not words or len(words) > 4 or len(" ".join(words)) > 60:
+        return None
+    name = " ".join(words)
+    if len(words) == 1 and name.lower() in english_words():
+        return None
+    key = fold_name(name)
+    folded = [fold(w.lower()) for w in words]
+    for page in pages:
+        if key in {fold_name(n) for n in (page.name, *page.aliases)}:
+            return page
+    for page in pages:  # "User-Defined Type Guards" is about the "type guard" found
+        tail = [fold(w.lower()) for w in page.name.split()]
+        if len(tail) > 1 and folded[-len(tail) :] == tail:
+            return page
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+    positions = [s.position for s in sentences if not s.heading and pattern.search(s.text)]
+    if not positions:
+        return None
+    concept = len(words) > 1
+    page = PlannedPage(
+        name=name.lower() if concept and not any(w.isupper() for w in words) else name,
+        kind="concept" if concept else "entity",
+        type="concept" if concept else "thing",
+        description=sentences[positions[0]].fact or sentences[positions[0]].text,
+        facts=evidence(positions, sentences, score_of),
+        mentions=len(positions),
+    )
+    where[page.name] = set(positions)
+    pages.insert(0, page)
+    return page
+
+
+def _central(
+    pages: list[PlannedPage], cap: int, subject: PlannedPage | None = None
+) -> list[PlannedPage]:
     """The ``cap`` pages the source is most about, entities and concepts ranked together.
 
     A page weighs its mentions, half as much again for a name of two words or more (a
@@ -77,7 +146,7 @@ def _central(pages: list[PlannedPage], cap: int) -> list[PlannedPage]:
         return pages
     weight = {id(p): _weight(p) for p in pages}
     floor = min(max(2, cap // 4), cap // 2)
-    kept: set[int] = set()
+    kept: set[int] = {id(subject)} if subject is not None else set()
     for kind in ("entity", "concept"):
         ranked = sorted((p for p in pages if p.kind == kind), key=lambda p: -weight[id(p)])
         kept |= {id(p) for p in ranked[:floor]}

@@ -14,9 +14,10 @@ scraps too short to state anything are no facts). One module per job:
 - ``words``: the word lists they read by.
 
 Pages per source are capped at about 11 for a short article, growing with the log of
-the length (30 at most), and entities and concepts are ranked together by how much the
-source is about them (:func:`_central`), so the wiki gets the few things a source is
-about rather than everything it names. Plain Python: a 100-page PDF's text extracts in a second
+the length (15 at most), and entities and concepts are ranked together by how much the
+source is about them (:func:`_central`), the thing its title names first
+(:func:`_subject`), so the wiki gets the few things a source is about rather than
+everything it names. Plain Python: a 100-page PDF's text extracts in a second
 or two.
 """
 

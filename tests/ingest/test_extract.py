@@ -407,3 +407,28 @@ def test_a_titles_subject_found_under_a_shorter_name_is_that_page() -> None:
     ex = extract_offline(read_text_source(text, title="User-Defined Type Guards"))
     names = [p.name for p in ex.pages]
     assert "type guard" in names and "user-defined type guards" not in names
+
+
+def test_a_construct_the_prose_keeps_naming_in_code_is_a_page_and_a_snippet_is_not() -> None:
+    text = (
+        "The ``ReadOnly`` qualifier marks an item that may not be changed. "
+        "A type checker rejects an assignment to a ``ReadOnly`` item. "
+        "An item marked ``typing.ReadOnly[]`` may still be deleted? No: ``ReadOnly`` items "
+        "cannot be deleted either. Use ``True`` or ``None`` as defaults, call ``x.copy()`` and "
+        "set ``total=False`` as usual. The ``total`` flag is unchanged; ``total`` still works.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Read-only items", format="markdown"))
+    names = [p.name for p in ex.pages]
+    assert "ReadOnly" in names
+    assert not {"True", "None", "copy", "total", "x"} & set(names)
+
+
+def test_code_names_are_the_construct_not_its_module_or_brackets() -> None:
+    from mnemex.ingest.extract.code_names import code_name
+
+    assert code_name("typing.Required[]") == "Required"
+    assert code_name("__class_getitem__") == "__class_getitem__"
+    assert code_name("NotRequired[int]") == "NotRequired"
+    assert code_name("pip install tqdm") is None
+    assert code_name("None") is None and code_name("T") is None and code_name("MAX") is None
+    assert code_name("total=False") is None and code_name("self") is None

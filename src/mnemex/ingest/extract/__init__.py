@@ -10,6 +10,7 @@ scraps too short to state anything are no facts). One module per job:
   most central first, and the key points after them.
 - ``entities``: named things, their variants grouped, each with a type.
 - ``concepts``: repeated lowercase noun phrases; an acronym that spells one joins it.
+- ``code_names``: constructs the prose names as inline code again and again (``TypedDict``).
 - ``relations``: two kept pages named in one sentence co-occur.
 - ``words``: the word lists they read by.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 
+from mnemex.ingest.extract.code_names import find_code_names
 from mnemex.ingest.extract.concepts import find_concepts, fold_acronyms
 from mnemex.ingest.extract.entities import find_entities
 from mnemex.ingest.extract.relations import find_relations
@@ -63,6 +65,8 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     entities = find_entities(sentences, lower_counts, score_of, cap, where)
     concepts = find_concepts(sentences, entities, score_of, cap, where)
     pages = fold_acronyms(entities, concepts, where)
+    known = {n.lower() for p in pages for n in (p.name, *p.aliases)}
+    pages += find_code_names(sentences, score_of, where, known)
     subject = _subject(doc.title, pages, sentences, score_of, where)
     pages = _central(pages, cap, subject)
     relations = find_relations(pages, where, limit=2 * len(pages))

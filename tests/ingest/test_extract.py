@@ -432,3 +432,14 @@ def test_code_names_are_the_construct_not_its_module_or_brackets() -> None:
     assert code_name("pip install tqdm") is None
     assert code_name("None") is None and code_name("T") is None and code_name("MAX") is None
     assert code_name("total=False") is None and code_name("self") is None
+
+
+def test_a_numbered_document_is_named_with_its_number() -> None:
+    text = (
+        "This PEP builds on PEP 484, which introduced type hints. PEP 484 defines the "
+        "typing module, and PEP 526 adds variable annotations. Like PEP 484, this PEP "
+        "keeps annotations optional; RFC 9110 is unrelated.\n"
+    )
+    ex = extract_offline(read_text_source(text, title="Something else entirely"))
+    names = [p.name for p in ex.pages]
+    assert "PEP 484" in names and "PEP" not in names

@@ -52,6 +52,8 @@ from mnemex.ingest.extract.words import (
 from mnemex.ingest.records import PlannedPage
 from mnemex.vault import fold_name
 
+#: Document series whose members are named by a number: "PEP 484", "RFC 9110".
+NUMBERED_SERIES = frozenset({"PEP", "RFC", "BIP", "EIP", "ISO"})
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+$|^v\d+$")
 _YEAR_RE = re.compile(r"^(?:19|20)\d\d$")
 #: An initial, in any script: "P.", "Ł."
@@ -193,6 +195,13 @@ def _mention(
         core = core[:-1]
     if not core:
         return None
+    if core == [words[-1]] and words[-1] in NUMBERED_SERIES:
+        # "PEP 484", "RFC 9110": the number is the name; a bare "this PEP" names nothing
+        if not (j < len(toks) and toks[j][0].isdigit()):
+            return None
+        core = [words[-1], toks[j][0]]
+        surface = " ".join(core)
+        j += 1
     if len(core) == 1:
         word = core[0]
         if word.lower() in MONTHS or word in GENERIC_ACRONYMS or len(word) < 2:

@@ -38,7 +38,7 @@ from mnemex.errors import SourceReadError
 from mnemex.ingest.records import SourceDoc
 from mnemex.ingest.rst import read_rst
 from mnemex.text.sanitise import escape, strip
-from mnemex.vault.markdown import atx_heading, split_frontmatter
+from mnemex.vault.markdown import atx_heading, mask_code, split_frontmatter
 
 if TYPE_CHECKING:
     from mnemex.index.sync import ProgressFactory
@@ -332,37 +332,23 @@ def _set_meta(doc: SourceDoc, meta: dict[str, Any]) -> None:
     doc.url = _meta_str(meta.get("url") or meta.get("source"))
 
 
-_COMMENT_OR_CODE_RE = re.compile(r"^[ \t]*(```|~~~)|`[^`\n]*`|<!--", re.MULTILINE)
-
-
 def _without_html_comments(text: str) -> str:
-    """The text with its HTML comments taken out (nobody reads them), code left as it is.
+    """The text with its HTML comments taken out (nobody reads them), code left as it is
+    (:func:`~mnemex.vault.markdown.mask_code` decides what is code, as everywhere).
 
-    One pass, linear in the text: a fence with no end, or a ``<!--`` with no ``-->``,
-    leaves the rest of the text as it is.
+    Linear in the text: a ``<!--`` with no ``-->`` leaves the rest of the text as it is.
     """
     if "<!--" not in text:
         return text
+    masked = mask_code(text)  # same offsets, code blanked
     out: list[str] = []
     pos = 0
-    while (m := _COMMENT_OR_CODE_RE.search(text, pos)) is not None:
-        if m.group(1):  # a code fence: on to its closing line
-            close = re.compile(rf"^[ \t]*{m.group(1)}", re.MULTILINE)
-            after = text.find("\n", m.end())
-            end = close.search(text, after + 1) if after != -1 else None
-            if end is None:
-                break
-            out.append(text[pos : end.end()])
-            pos = end.end()
-        elif m.group(0) == "<!--":
-            close_at = text.find("-->", m.end())
-            if close_at == -1:
-                break
-            out.append(text[pos : m.start()])
-            pos = close_at + 3
-        else:  # an inline code span
-            out.append(text[pos : m.end()])
-            pos = m.end()
+    while (start := masked.find("<!--", pos)) != -1:
+        end = masked.find("-->", start + 4)
+        if end == -1:
+            break
+        out.append(text[pos:start])
+        pos = end + 3
     out.append(text[pos:])
     return "".join(out)
 

@@ -303,6 +303,7 @@ def _read_rst(text: str, raw: bytes, path: str) -> SourceDoc:
     read = read_rst(text, path)
     doc = _new_doc(raw, path, "rst", read.title, read.text)
     doc.author, doc.date = read.author, read.date
+    doc.contributors = read.contributors
     doc.warnings.extend(read.warnings)
     return doc
 

@@ -32,6 +32,9 @@ class SourceDoc:
     sha256: str  # of ``raw``
     raw: bytes
     author: str | None = None
+    #: other people its metadata names (a PEP's sponsor or delegate, an editor), as
+    #: ``author`` writes them: names separated by commas
+    contributors: list[str] = field(default_factory=list)
     date: str | None = None  # ISO date when the document states one
     url: str | None = None
     pages: int | None = None  # PDF page count

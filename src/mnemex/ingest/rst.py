@@ -16,7 +16,8 @@ targets, substitution definitions, tables of contents and raw markup are dropped
 
 A PEP's RFC-822 header (``PEP:``, ``Title:``, ``Author:``... before the first blank
 line) is metadata, not prose: its Title is the title, its Author the author (addresses
-left out) and its Created the date; a plain document's bibliographic field list
+left out), its Sponsor, BDFL-Delegate and PEP-Delegate the document's other people, and
+its Created the date; a plain document's bibliographic field list
 (``:Author:``, ``:Date:`` right after its title) is read the same way.
 
 Parser: docutils, the reference implementation of reStructuredText (maintained, pure
@@ -86,8 +87,13 @@ class RstDoc:
     text: str
     title: str = ""
     author: str | None = None
+    contributors: list[str] = field(default_factory=list)
     date: str | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+#: Header fields naming the people of a document besides its authors.
+_PEOPLE_FIELDS = ("sponsor", "bdfl-delegate", "pep-delegate", "editor", "editors")
 
 
 def read_rst(text: str, path: str) -> RstDoc:
@@ -111,6 +117,7 @@ def read_rst(text: str, path: str) -> RstDoc:
         text="\n\n".join(blocks),
         title=_plain(meta["title"], path) if meta.get("title") else converter.first_title,
         author=_author(meta.get("author") or meta.get("authors")),
+        contributors=[n for k in _PEOPLE_FIELDS if (n := _author(meta.get(k))) is not None],
         date=_date(meta.get("created") or meta.get("date")),
     )
     if converter.errors:

@@ -14,7 +14,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from mnemex.ingest.extract.sentences import MAX_DESCRIPTION, MAX_EVIDENCE, Sentence, evidence
-from mnemex.ingest.extract.words import ACRONYM_RE, DETERMINERS, GENERIC_NOUNS, STOPWORDS, fold
+from mnemex.ingest.extract.words import (
+    ACRONYM_RE,
+    DETERMINERS,
+    GENERIC_NOUNS,
+    QUALIFIERS,
+    STOPWORDS,
+    VERBS,
+    common_word,
+    english_word,
+    english_words,
+    fold,
+)
 from mnemex.ingest.records import PlannedPage
 
 
@@ -35,19 +46,36 @@ def find_concepts(
         forms = phrases.forms[key]
         name = _concept_name(key, forms)
         positions = sorted(phrases.found_in[key])
+        named = _named(key, phrases)
+        if named:  # "Pyright" opening a sentence or a link is "pyright" too
+            positions, name = _name_mentions(key, name, sentences)
         where.setdefault(name, set(positions))
         pages.append(
             PlannedPage(
                 name=name,
-                kind="concept",
-                type="concept",
+                kind="entity" if named else "concept",
+                type="thing" if named else "concept",
                 aliases=sorted(f for f in forms if f != name),
                 description=_concept_description(name, positions, sentences),
                 facts=evidence(positions, sentences, score_of),
-                mentions=phrases.counts[key],
+                mentions=len(positions) if named else phrases.counts[key],
             )
         )
     return pages
+
+
+def _name_mentions(key: str, name: str, sentences: list[Sentence]) -> tuple[list[int], str]:
+    """The body sentences naming ``key`` in any case, and its most written spelling."""
+    spellings: Counter[str] = Counter()
+    positions = []
+    for s in sentences:
+        found = [tok for tok, _a, _b in s.tokens if fold(tok.lower()) == key]
+        if found and not s.heading:
+            positions.append(s.position)
+            spellings.update(found)
+    if not spellings:
+        return positions, name
+    return positions, max(spellings, key=lambda w: (spellings[w], w.islower(), w))
 
 
 @dataclass
@@ -61,6 +89,8 @@ class _Phrases:
     found_in: defaultdict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     #: "the workload": a word seen after a determiner is a noun, not "reports"
     with_determiner: Counter[str] = field(default_factory=Counter)
+    #: phrases a heading names: what a section is about
+    in_heading: set[str] = field(default_factory=set)
 
 
 def _count_phrases(sentences: list[Sentence], entity_words: set[str]) -> _Phrases:
@@ -75,7 +105,9 @@ def _count_phrases(sentences: list[Sentence], entity_words: set[str]) -> _Phrase
                     key = " ".join([*gram[:-1], fold(gram[-1])])
                     phrases.counts[key] += 1
                     phrases.forms[key][" ".join(gram)] += 1
-                    if not s.heading:
+                    if s.heading:
+                        phrases.in_heading.add(key)
+                    else:
                         phrases.found_in[key].add(s.position)
     return phrases
 
@@ -95,6 +127,7 @@ def _best_phrases(phrases: _Phrases, entity_words: set[str], limit: int) -> list
         (score, key)
         for score, key in candidates
         if " " in key
+        or _named(key, phrases)
         or not any(_overlaps(key, p) and 2 * counts[p] >= counts[key] for p in multiword)
     ]
     candidates.sort(key=lambda c: (-c[0], c[1]))
@@ -102,11 +135,20 @@ def _best_phrases(phrases: _Phrases, entity_words: set[str], limit: int) -> list
     for _score, key in candidates:
         if len(kept) >= limit:
             break
-        # "merge tree" under "log-structured merge tree", or the other way round
-        if any(_overlaps(key, other) for other in kept):
+        # "merge tree" under "log-structured merge tree", or the other way round; a
+        # name is its own thing beside a phrase it starts ("mypy", "mypy plugin")
+        if not _named(key, phrases) and any(
+            _overlaps(key, other) for other in kept if not _named(other, phrases)
+        ):
             continue
         kept.append(key)
     return kept
+
+
+def _named(key: str, phrases: _Phrases) -> bool:
+    """ "mypy", "typeshed": a word no dictionary has, that never takes an article, is the
+    name of a tool or a project written in lower case, not an idea."""
+    return key.isalnum() and not phrases.with_determiner[key] and not english_word(key)
 
 
 def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float | None:
@@ -121,12 +163,21 @@ def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float
         return None
     if set(words) <= entity_words:
         return None
+    # "additional keyword", "valid type", "callable contains", "encourage libraries": a
+    # qualifier or a verb makes a clause, not a name for a kind of thing
+    heads = {form.split()[-1] for form in phrases.forms[key]}
+    if words[0] in QUALIFIERS or words[0] in VERBS or heads & VERBS:
+        return None
     if len(words) == 1:
-        if key in GENERIC_NOUNS:
+        # a single word is a concept when no dictionary has it ("metaclass", "codebook",
+        # "mypy"), or when a heading names it and it is no everyday word ("Filtering"):
+        # "function", "parameter" or "performance" name no particular thing
+        if key in GENERIC_NOUNS or common_word(key) or len(key) < 4:
             return None
-        nounish = re.search(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$", key)
-        common = count >= 4 and len(key) > 5 and phrases.with_determiner[key] >= 2
-        if not ((count >= 2 and nounish and len(key) > 6) or common):
+        if key in english_words():
+            if key not in phrases.in_heading or count < 2:
+                return None
+        elif count < 3 and not (count >= 2 and _NOUNISH_RE.search(key) and len(key) > 6):
             return None
     elif count < 2 and not _term_like(words):
         return None
@@ -134,6 +185,9 @@ def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float
     # a phrase seen once comes after every repeated one
     score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
     return score * 0.5 if count < 2 else score
+
+
+_NOUNISH_RE = re.compile(r"(ing|tion|sion|ment|ance|ence|ity|ism|ness|ogy|ics)$")
 
 
 def _term_like(words: list[str]) -> bool:
@@ -145,12 +199,16 @@ def _term_like(words: list[str]) -> bool:
     )
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], bool]]:
     """Runs of lowercase content words, broken by stopwords, names, numbers and punctuation,
     each with whether a determiner ("the", "a", "each") stands right before it.
 
     A sentence's capitalised first word counts as a content word unless it is part of a
-    name ("Compaction merges..." but not "Tidewater compacts...")."""
+    name ("Compaction merges..." but not "Tidewater compacts..."). A last word in -s that
+    an article follows is a verb and left out ("the metaclass builds the class")."""
     runs: list[tuple[list[str], bool]] = []
     current: list[str] = []
     determined = False
@@ -169,6 +227,11 @@ def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], 
             and not word[:1].isdigit()
         )
         if gap.strip() or not usable:
+            # "the callable contains a default": a word in -s that an article follows is
+            # a verb, not the head of the phrase before it
+            verb = len(current) > 1 and re.search(r"[^su]s$", current[-1])
+            if verb and word in _ARTICLES and not gap.strip():
+                current = current[:-1]
             if current:
                 runs.append((current, determined))
             current = []

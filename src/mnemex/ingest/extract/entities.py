@@ -46,6 +46,8 @@ from mnemex.ingest.extract.words import (
     STOPWORDS,
     TOOL_WORDS,
     UPPER,
+    common_word,
+    english_word,
     english_words,
     fold,
 )
@@ -276,6 +278,9 @@ def find_entities(
             continue
         for m in _spans(s, lower_counts):
             groups.setdefault(_key(m.core), _Group(m.core)).mentions.append(m)
+    headings = {_key(s.text.strip("#*_ ")) for s in sentences if s.heading}
+    for key in [k for k, g in groups.items() if _no_name(g, headings, lower_counts)]:
+        del groups[key]
     # A lone sentence-initial word seen nowhere else is most likely not a name.
     for key in [k for k, g in groups.items() if len(g.words) == 1]:
         g = groups[key]
@@ -301,6 +306,39 @@ def find_entities(
             where[page.name] = {m.sentence for g in members for m in g.mentions}
     pages.sort(key=_entity_rank, reverse=True)
     return pages[: max(0, limit)]
+
+
+#: Code literals, never a name however often a text writes them.
+_LITERALS = frozenset({"True", "False", "None", "NotImplemented", "Ellipsis"})
+
+
+def _no_name(group: _Group, headings: set[str], lower_counts: Counter[str]) -> bool:
+    """Capitalised words that name nothing: a literal (``False``), initials alone ("J. A"
+    of a citation), or ordinary words capitalised as a label, not as a name.
+
+    Words that are each everyday English or written in lower case elsewhere in the source
+    ("Scoping Rules", "Reference Implementation", "Low Resource Requirements") name a
+    section of the document when one of its headings reads so ("see `Scoping Rules`_"),
+    and a feature-list label when they only ever open a sentence or a list item ("-
+    **Text Splitting**: ..."). A name with a word of its own ("Hollis Analytics", "Open
+    Graph" used mid-sentence) is kept.
+    """
+    words = group.words
+    if group.core in _LITERALS or all(_INITIAL_RE.fullmatch(w) or len(w) == 1 for w in words):
+        return True
+    ordinary = all(w in CONNECTORS or _ordinary(w.lower(), lower_counts) for w in words)
+    if len(words) < 2 or not ordinary:
+        return False
+    return _key(group.core) in headings or all(m.initial for m in group.mentions)
+
+
+def _ordinary(word: str, lower_counts: Counter[str]) -> bool:
+    """An everyday word ("rules"), one made from English ("scoping"), or one the source
+    writes in lower case; not a rarer word of the vocabulary, which holds names too
+    ("hollis")."""
+    if common_word(word) or lower_counts[word]:
+        return True
+    return word not in english_words() and english_word(word)
 
 
 def _opens_sentences_as_a_name(group: _Group, lower_counts: Counter[str]) -> bool:

@@ -7,7 +7,8 @@ alone, so no name runs from one into the next. Fenced code, literal blocks, shel
 lines and table rows (pipes, tabs or aligned columns) are left out, and so are sentences
 that give orders to a model ("Ignore previous instructions ..."): a source quoting an
 injection is not about it. Inline code, rST roles, command-line flags, URLs and paths give
-no word tokens (``curl -fsSL`` names nothing). The text is NFC first, and words are
+no word tokens (``curl -fsSL`` names nothing), nor do an image's alt text and
+an HTML tag. The text is NFC first, and words are
 those of every script (a letter, then letters, digits, marks). Each sentence is marked
 with what of it may be quoted as a fact (:func:`mark_facts`), and :func:`evidence` picks a
 page's quotes from those.
@@ -64,6 +65,8 @@ _INJECTION_RE = re.compile(
 #: Spans that give no tokens: inline code, command-line flags, URLs and paths.
 _NOT_WORDS_RE = re.compile(
     r"``[^`\n]+``|`[^`\n]*`"
+    r"|!\[[^\]\n]*\]"  # an image's alt text: a badge's "Code Coverage" is no prose
+    r"|</?[A-Za-z][\w-]*(?:\s[^<>\n]*)?/?>"  # an HTML tag in markdown: "<img src=...>"
     r"|:[a-z][\w-]*:(?=`)"  # a reStructuredText role, ":pep:`484`"
     r"|(?<![\w-])--?[A-Za-z][\w-]*"
     r"|\b[A-Za-z][\w+.-]*(?::|\[:\])//\S+"

@@ -128,11 +128,10 @@ MONTHS = _words(
     """january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday"""
 )
-#: Acronyms too generic to be a page of their own.
-GENERIC_ACRONYMS = _words(
-    """SQL CSV API HTTP HTTPS JSON XML HTML URL PDF CPU GPU RAM USB OK TV FAQ ID UI CLI README
-    XOR AM PM UTC GMT CEO CTO PR Q A I AI OS IT US UK EU UN"""
-)
+#: Capitals that name no thing: a reply, a time of day, a letter, a unit. Formats,
+#: standards and protocols (``HTML``, ``SQL``, ``JSON``, ``CLI``) are things a reader
+#: looks up, and are names (issue 15: they were dropped as "generic" before).
+GENERIC_ACRONYMS = _words("""OK AM PM Q A I ID FAQ README PR KB MB GB TB PB KiB MiB GiB TiB""")
 #: Markers written in capitals that label a line or an item, never a name ("TODO:").
 STATUS_LABELS = _words(
     """todo fixme xxx tbd tbc wip fyi nb note notes done draft new hot tip info todos"""
@@ -146,7 +145,43 @@ GENERIC_NOUNS = _words(
     folder machine memory source session operation writing optional file line name text
     list table key type word note link path test output input default option setting
     case order form rule step state reason detail content image title author date end
-    start side area place home room family child life history story idea fact view"""
+    start side area place home room family child life history story idea fact view
+    runtime syntax semantics semantic parameter attribute subclass superclass callback
+    keyword argument usage behavior behaviour implementation interface"""
+)
+#: Words that qualify a noun without naming a kind of it: "additional keyword",
+#: "corresponding key", "valid type", "exactly equivalent" name no particular thing,
+#: where "lower bound", "regular expression" or "final class" do.
+QUALIFIERS = _words(
+    """actual additional arbitrary appropriate automatic automatically basic certain common
+    correct corresponding current custom defined different earlier efficient entire exact
+    exactly existing following further given important individual
+    invalid later manual multiple necessary normal original particular possible potential
+    potentially previous proper proposed real relevant separate similar simple single
+    specific typical usual valid various whole wrong"""
+)
+
+
+def _verb_forms(text: str) -> frozenset[str]:
+    """Each verb with its -s and -ing forms ("allow allows allowing", "infer infers
+    inferring", "throw throws throwing")."""
+    forms = set()
+    for verb in text.split():
+        stem = verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb
+        if re.search(r"[^aeiou][aeiou][bdgmnprt]$", verb) and verb.endswith(("fer", "mit")):
+            stem = verb + verb[-1]  # infer -> inferring, submit -> submitting
+        ends_like_s = verb.endswith(("s", "sh", "ch", "x", "z"))
+        forms |= {verb, verb + ("es" if ends_like_s else "s"), stem + "ing"}
+    return frozenset(forms)
+
+
+#: Verbs that read as a noun phrase's head or modifier to a phrase counter ("callable
+#: contains", "module lacks", "encourage libraries", "throw spurious errors"): a phrase
+#: they start or end is a clause cut out of a sentence, not a concept.
+VERBS = _verb_forms(
+    """accept adjust allow assume avoid behave consume contain declare define describe
+    discuss distribute enable encounter encourage ensure indicate infer introduce lack
+    prevent propose provide refer report represent require specify throw"""
 )
 DETERMINERS = _words("""the a an this that each every its their our your his her""")
 CONNECTORS = _words("""of for de van von der la du da di""")
@@ -179,28 +214,90 @@ ACRONYM_RE = re.compile(rf"{UPPER}{{2,6}}s?")
 
 def fold(word: str) -> str:
     """A crude singular: policies → policy, segments → segment, classes → class, aliases →
-    alias, indexes → index (not class, bus, analysis; "caches" stays ambiguous)."""
+    alias, indexes → index, matches → match, branches → branch (not class, bus, analysis;
+    "caches" stays "cache")."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "shes", "xes", "iases")):
+    if len(word) > 4 and word.endswith(("sses", "shes", "xes", "iases", "tches", "nches", "rches")):
         return word[:-2]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ias", "ics")):
         return word[:-1]
     return word
 
 
+#: Words the tokenizer vocabulary ranks before this id are everyday English ("function",
+#: "module", "performance"): too common to name a concept of their own. Its ids follow the
+#: frequency of the text it was built from, from about 2,000 ("the") to 30,000; a word
+#: past the line or not in it at all ("metaclass", "normalization", "codebook") is
+#: specific enough (issue 15: chosen on the tuning half of the typing PEPs).
+COMMON_BEFORE = 13_000
+
+
+def common_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is everyday English, by its rank in the shipped
+    tokenizer's vocabulary (:data:`COMMON_BEFORE`)."""
+    rank = _vocabulary().get(word)
+    return rank is not None and rank < COMMON_BEFORE
+
+
+@functools.cache
+def _vocabulary() -> dict[str, int]:
+    data = resources.files("mnemex.embed").joinpath("data/minilm-tokenizer.json").read_bytes()
+    vocab: dict[str, int] = json.loads(data)["model"]["vocab"]
+    return {w: i for w, i in vocab.items() if w.isalpha() and w.islower()}
+
+
+_SUFFIXES = _words(
+    """izations ization ations ation ions ion ities ity ness ized izes ize ings ing ators ator
+    iers ier ers er ed es s ly d al ic ate"""
+)
+_PREFIXES = _words("""dis un re non sub over under pre multi inter de in im""")
+
+
+@functools.cache
+def english_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is English by the vocabulary of :func:`english_words`
+    or made of it: an inflection or derivation ("checkers", "overridden", "totality"), a
+    prefix on one ("unsoundness", "disconnect"), or two words run together ("runtime",
+    "keyword", "codebook"). A word that is none of these ("mypy", "pyright", "asyncio",
+    "lxml") is a coined name: a tool's or a project's."""
+    if _english_base(word):
+        return True
+    if any(
+        word.startswith(prefix)
+        and len(word) - len(prefix) >= 4
+        and _english_base(word[len(prefix) :])
+        for prefix in _PREFIXES
+    ):
+        return True
+    words = english_words()
+    return any(word[:k] in words and _english_base(word[k:]) for k in range(3, len(word) - 2))
+
+
+def _english_base(word: str) -> bool:
+    words = english_words()
+    if word in words or fold(word) in words:
+        return True
+    for suffix in _SUFFIXES:
+        base = word[: -len(suffix)]
+        if word.endswith(suffix) and len(base) >= 3:
+            doubled = len(base) > 3 and base[-1] == base[-2] and base[:-1] in words
+            if doubled or any(base + end in words for end in ("", "e", "y", "ed", "es")):
+                return True
+    return False
+
+
 @functools.cache
 def english_words() -> frozenset[str]:
     """The whole words of the shipped MiniLM tokenizer's vocabulary: 30,000 common English
     words ("large", "however", "today") against which a capitalised opener is no name."""
-    data = resources.files("mnemex.embed").joinpath("data/minilm-tokenizer.json").read_bytes()
-    vocab = json.loads(data)["model"]["vocab"]
-    return frozenset(w for w in vocab if w.isalpha() and w.islower())
+    return frozenset(_vocabulary())
 
 
 __all__ = [
     "ACRONYM_RE",
     "AWARD_WORDS",
+    "COMMON_BEFORE",
     "CONNECTORS",
     "DETERMINERS",
     "EVENT_WORDS",
@@ -221,10 +318,14 @@ __all__ = [
     "PRODUCT_SUFFIXES",
     "PRODUCT_WORDS",
     "PROJECT_WORDS",
+    "QUALIFIERS",
     "STATUS_LABELS",
     "STOPWORDS",
     "TOOL_WORDS",
     "UPPER",
+    "VERBS",
+    "common_word",
+    "english_word",
     "english_words",
     "fold",
 ]

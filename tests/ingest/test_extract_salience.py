@@ -204,3 +204,35 @@ def test_english_and_coined_words() -> None:
         assert not english_word(word), word
     assert common_word("function") and not common_word("metaclass")
     assert fold("matches") == "match" and fold("caches") == "cache"
+
+
+def test_a_title_phrase_the_text_uses_is_the_subject() -> None:
+    text = (
+        "# Syntax for Variable Annotations\n\n"
+        "Variable annotations give a variable a type. The parser stores variable "
+        "annotations in a mapping, and a checker reads variable annotations later.\n"
+    )
+    ex = _extract(text)
+    assert "variable annotations" in _names(ex) or "variable annotation" in _names(ex)
+
+
+def test_a_possessive_parts_two_names_and_a_hyphenated_name_spells_its_acronym() -> None:
+    text = (
+        "Python's Unicode tables are large. Python ships them, and Unicode grows.\n\n"
+        "Server-Sent Events (SSE) stream text. SSE works over HTTP, and SSE reconnects.\n"
+    )
+    names = _names(_extract(text))
+    assert "Python Unicode" not in names
+    assert "SSE" not in names and "Server-Sent Events" in names
+
+
+def test_part_of_a_longer_phrase_and_verbs_are_no_pages() -> None:
+    body = (
+        "A user-defined type guard narrows a value. Each user-defined type guard returns a "
+        "bool, and the checker uses the user-defined type guard to annotate a branch. "
+        "Tools need to annotate code; we annotate calls. Rewritten code is checked."
+    )
+    names = _names(_extract(_long(body)))
+    assert "user-defined type guard" in names
+    assert not names & {"user-defined type", "annotate", "Rewritten"}
+    assert qualified_code_name("globals") is None

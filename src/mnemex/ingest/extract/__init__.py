@@ -40,7 +40,7 @@ from mnemex.ingest.extract.sentences import (
     split_sentences,
 )
 from mnemex.ingest.extract.summary import rank_sentences, summarise
-from mnemex.ingest.extract.words import english_words, fold
+from mnemex.ingest.extract.words import STOPWORDS, english_words, fold
 from mnemex.ingest.records import Extraction, PlannedPage, SourceDoc
 from mnemex.vault import fold_name
 
@@ -136,30 +136,72 @@ def _subject(
     A README titled "tqdm" or "Trafilatura: Discover Web Content ..." is about tqdm or
     Trafilatura, however the text writes the name (lower case, in code): the head of the
     title (before a colon or a dash, at most four words, not one ordinary English word such
-    as "Introduction") is the source's subject. When a page of that name was found it is
-    the one kept; otherwise a page is made, an entity for one word ("tqdm", "PathSpec"),
-    a concept for more ("Explicit Type Aliases"), quoting the sentences that name it.
+    as "Introduction") is the source's subject. Failing that, the longest phrase of two to
+    four words of the title ("Syntax for Variable Annotations" -> "Variable Annotations",
+    "Type Defaults for Type Parameters" -> "Type Defaults") that the text uses twice. When
+    a page of that name was found it is the one kept (or the page found under its last
+    words: "User-Defined Type Guards" -> "type guard"); otherwise a page is made, an
+    entity for one word ("tqdm", "PathSpec"), a concept for more, quoting the sentences
+    that name it.
     """
-    head = _TITLE_HEAD_RE.split(title, maxsplit=1)[0]
-    words = _HEAD_WORD_RE.findall(head)
-    if not words or len(words) > 4 or len(" ".join(words)) > 60:
+    candidates = []
+    head = _HEAD_WORD_RE.findall(_TITLE_HEAD_RE.split(title, maxsplit=1)[0])
+    short = bool(head) and len(head) <= 4 and len(" ".join(head)) <= 60
+    if short and (len(head) > 1 or head[0].lower() not in english_words()):
+        candidates.append(head)
+    spans = list(_HEAD_WORD_RE.finditer(title))
+    words = [m.group(0) for m in spans]
+    # a phrase ends where one of the title's does, at punctuation, a small word or the
+    # end: "User-Defined Type" is no phrase of "User-Defined Type Guards"
+    ends = [
+        k + 1 == len(spans)
+        or words[k + 1].lower() in STOPWORDS
+        or bool(title[m.end() : spans[k + 1].start()].strip())
+        for k, m in enumerate(spans)
+    ]
+    for n in (4, 3, 2):
+        for k in range(len(words) - n + 1):
+            gram = words[k : k + n]
+            if ends[k + n - 1] and not {gram[0].lower(), gram[-1].lower()} & STOPWORDS:
+                candidates.append(gram)
+    for tail in (False, True):  # a page of the very name first, wherever in the title
+        for words in candidates:
+            found = _page_named(words, pages, tail=tail)
+            if found is not None:
+                return found
+    for n, words in enumerate(candidates):
+        name = " ".join(words)
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", re.IGNORECASE)
+        positions = [s.position for s in sentences if not s.heading and pattern.search(s.text)]
+        if len(positions) >= (1 if n == 0 and words is head else 2):
+            return _subject_page(words, positions, pages, sentences, score_of, where)
+    return None
+
+
+def _page_named(words: list[str], pages: list[PlannedPage], *, tail: bool) -> PlannedPage | None:
+    if not tail:
+        key = fold_name(" ".join(words))
+        for page in pages:
+            if key in {fold_name(n) for n in (page.name, *page.aliases)}:
+                return page
         return None
-    name = " ".join(words)
-    if len(words) == 1 and name.lower() in english_words():
-        return None
-    key = fold_name(name)
     folded = [fold(w.lower()) for w in words]
-    for page in pages:
-        if key in {fold_name(n) for n in (page.name, *page.aliases)}:
-            return page
     for page in pages:  # "User-Defined Type Guards" is about the "type guard" found
-        tail = [fold(w.lower()) for w in page.name.split()]
-        if len(tail) > 1 and folded[-len(tail) :] == tail:
+        last = [fold(w.lower()) for w in page.name.split()]
+        if len(last) > 1 and folded[-len(last) :] == last:
             return page
-    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
-    positions = [s.position for s in sentences if not s.heading and pattern.search(s.text)]
-    if not positions:
-        return None
+    return None
+
+
+def _subject_page(
+    words: list[str],
+    positions: list[int],
+    pages: list[PlannedPage],
+    sentences: list[Sentence],
+    score_of: dict[int, int],
+    where: dict[str, set[int]],
+) -> PlannedPage:
+    name = " ".join(words)
     concept = len(words) > 1
     page = PlannedPage(
         name=name.lower() if concept and not any(w.isupper() for w in words) else name,
@@ -277,16 +319,16 @@ def _central(
 
 
 def _weight(page: PlannedPage) -> float:
-    """How much a source is about ``page``: its mentions, twice as much for a name (an
+    """How much a source is about ``page``: its mentions, four times as much for a name (an
     entity: a named thing or construct, which real documents show is far more often a
-    real thing than a phrase is), half as much again for two words or more, a third more
-    for an entity of a known type, and a single-word concept at 0.6 (issue 15, measured
-    on the tuning half of the typing PEPs)."""
+    real thing than a phrase is) as for a phrase, half as much again for two words or
+    more, a third more for an entity of a known type, and a single-word concept at 0.6
+    (issue 15: fitted on the tuning half of the typing PEPs)."""
     weight = float(page.mentions)
     if page.kind == "entity":
         weight *= 2.0 * (1.3 if page.type != "thing" else 1.0)
-    elif len(page.name.split()) == 1:
-        weight *= 0.6
+    else:
+        weight *= 0.5 * (0.6 if len(page.name.split()) == 1 else 1.0)
     return weight * (1.5 if len(page.name.split()) > 1 else 1.0)
 
 

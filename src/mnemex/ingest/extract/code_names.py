@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 
 from mnemex.ingest.extract.sentences import Sentence, evidence
-from mnemex.ingest.extract.words import english_words
+from mnemex.ingest.extract.words import english_word, english_words
 from mnemex.ingest.records import PlannedPage
 
 #: In this many prose sentences or more, a code name is something the text is about.
@@ -43,8 +43,9 @@ def qualified_code_name(span: str) -> tuple[str, str] | None:
 
     A construct has a capital (``ClassVar``, ``ReadOnly``), is a dunder name
     (``__mro_entries__``), a constant with a digit or an underscore (``TYPE_CHECKING``,
-    ``VERSION0``), or a lower-case identifier that is no English word (``isinstance``,
-    ``get_type_hints``, ``typing_extensions``); ``total`` and ``self`` are words.
+    ``VERSION0``), or a lower-case identifier that is no English word, nor one's plural
+    or derivative (``isinstance``, ``get_type_hints``, ``typing_extensions``; not
+    ``total``, ``self`` or ``globals``).
     """
     text = span.strip().removeprefix("@")  # a decorator: "@runtime_checkable"
     m = _IDENT_RE.match(text)
@@ -59,7 +60,7 @@ def qualified_code_name(span: str) -> tuple[str, str] | None:
         ok = True
     else:
         ok = bool(_DUNDER_RE.fullmatch(name)) or (
-            len(name) >= 5 and name.strip("_").lower() not in english_words()
+            len(name) >= 5 and not english_word(name.strip("_").lower(), compounds=False)
         )
     return (m.group(1) + name, name) if ok else None
 

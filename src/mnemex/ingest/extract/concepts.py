@@ -91,11 +91,17 @@ class _Phrases:
     with_determiner: Counter[str] = field(default_factory=Counter)
     #: phrases a heading names: what a section is about
     in_heading: set[str] = field(default_factory=set)
+    #: words seen right after "to" or a modal ("to annotate", "must narrow"): verbs
+    as_verb: Counter[str] = field(default_factory=Counter)
 
 
 def _count_phrases(sentences: list[Sentence], entity_words: set[str]) -> _Phrases:
     phrases = _Phrases()
     for s in sentences:
+        toks = [t.lower() for t, _a, _b in s.tokens]
+        for prev, word in itertools.pairwise(toks):
+            if prev in _VERB_CUES:  # "to annotate", "can narrow": a verb
+                phrases.as_verb[fold(word)] += 1
         for run, determined in _content_runs(s, entity_words):
             if determined:  # the head of "the ingest workload" is a noun
                 phrases.with_determiner[fold(run[-1])] += 1
@@ -130,6 +136,14 @@ def _best_phrases(phrases: _Phrases, entity_words: set[str], limit: int) -> list
         or _named(key, phrases)
         or not any(_overlaps(key, p) and 2 * counts[p] >= counts[key] for p in multiword)
     ]
+    # a phrase nearly always followed by the same word is part of a longer one: "user-
+    # defined type" of "user-defined type guard"
+    longer: Counter[str] = Counter()
+    for key, n in counts.items():
+        words = key.split()
+        if len(words) > 2:
+            longer[" ".join(words[:-1])] = max(longer[" ".join(words[:-1])], n)
+    candidates = [(s, k) for s, k in candidates if " " not in k or 5 * longer[k] < 4 * counts[k]]
     candidates.sort(key=lambda c: (-c[0], c[1]))
     kept: list[str] = []
     for _score, key in candidates:
@@ -146,9 +160,16 @@ def _best_phrases(phrases: _Phrases, entity_words: set[str], limit: int) -> list
 
 
 def _named(key: str, phrases: _Phrases) -> bool:
-    """ "mypy", "typeshed": a word no dictionary has, that never takes an article, is the
-    name of a tool or a project written in lower case, not an idea."""
-    return key.isalnum() and not phrases.with_determiner[key] and not english_word(key)
+    """ "mypy", "pyright": a word no dictionary has, that never takes an article and is
+    seldom a verb ("to annotate"), is the name of a tool or a project written in lower
+    case, not an idea."""
+    return (
+        key.isalnum()
+        and not key.endswith(("ing", "ed"))  # "encapsulating", "narrowed": verbs
+        and not phrases.with_determiner[key]
+        and 5 * phrases.as_verb[key] <= phrases.counts[key]
+        and not english_word(key)
+    )
 
 
 def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float | None:
@@ -173,6 +194,8 @@ def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float
         # "mypy"), or when a heading names it and it is no everyday word ("Filtering"):
         # "function", "parameter" or "performance" name no particular thing
         if key in GENERIC_NOUNS or common_word(key) or len(key) < 4:
+            return None
+        if 5 * phrases.as_verb[key] > count:  # "to annotate"
             return None
         if key in english_words():
             if key not in phrases.in_heading or count < 2:
@@ -200,6 +223,9 @@ def _term_like(words: list[str]) -> bool:
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+_VERB_CUES = frozenset(
+    {"to", "can", "cannot", "may", "might", "must", "should", "will", "would", "could"}
+)
 
 
 def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], bool]]:
@@ -225,6 +251,7 @@ def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], 
             and word not in STOPWORDS
             and len(word) > 2
             and not word[:1].isdigit()
+            and not word.endswith(("'s", "’s"))  # "the function's return type"
         )
         if gap.strip() or not usable:
             # "the callable contains a default": a word in -s that an article follows is

@@ -130,6 +130,8 @@ def _spans(sentence: Sentence, lower_counts: Counter[str]) -> list[_Mention]:
             nxt = toks[j][0]
             if gap.strip():  # punctuation breaks a name
                 break
+            if re.search(r"['’]s$", toks[j - 1][0]):  # "Python's Unicode" is two names
+                break
             if (_is_name_token(nxt) and not _shouted(nxt, lower_counts)) or nxt == "&":
                 j += 1
             elif (
@@ -209,6 +211,8 @@ def _mention(
         if word.lower() in MONTHS or word in GENERIC_ACRONYMS or len(word) < 2:
             return None
         if lower_counts[word.lower()] and not word.isupper():
+            return None
+        if word.istitle() and _derived(word.lower()):  # "Rewritten", "Instantiation"
             return None
         if by_position and not initial and not word.isupper():
             initial = True  # "Raman: ..." in an interview: capitalised by position
@@ -318,7 +322,8 @@ def _no_name(group: _Group, headings: set[str], lower_counts: Counter[str]) -> b
 
     Words that are each everyday English or written in lower case elsewhere in the source
     ("Scoping Rules", "Reference Implementation", "Low Resource Requirements") name a
-    section of the document when one of its headings reads so ("see `Scoping Rules`_"),
+    section of the document when one of its headings reads so, or a heading of ordinary
+    words ends so ("see `Scoping Rules`_", "[Text Splitting](#semantic-text-splitting)"),
     and a feature-list label when they only ever open a sentence or a list item ("-
     **Text Splitting**: ..."). A name with a word of its own ("Hollis Analytics", "Open
     Graph" used mid-sentence) is kept.
@@ -329,7 +334,21 @@ def _no_name(group: _Group, headings: set[str], lower_counts: Counter[str]) -> b
     ordinary = all(w in CONNECTORS or _ordinary(w.lower(), lower_counts) for w in words)
     if len(words) < 2 or not ordinary:
         return False
-    return _key(group.core) in headings or all(m.initial for m in group.mentions)
+    key = _key(group.core)
+    in_heading = any(
+        heading == key
+        or (
+            heading.endswith(f" {key}") and all(_ordinary(w, lower_counts) for w in heading.split())
+        )
+        for heading in headings
+    )
+    return in_heading or all(m.initial for m in group.mentions)
+
+
+def _derived(word: str) -> bool:
+    """An inflection or derivative of English that the vocabulary lacks as such
+    ("rewritten", "instantiation"), never a name's only word."""
+    return word not in english_words() and english_word(word, compounds=False)
 
 
 def _ordinary(word: str, lower_counts: Counter[str]) -> bool:
@@ -338,7 +357,7 @@ def _ordinary(word: str, lower_counts: Counter[str]) -> bool:
     ("hollis")."""
     if common_word(word) or lower_counts[word]:
         return True
-    return word not in english_words() and english_word(word)
+    return _derived(word)
 
 
 def _opens_sentences_as_a_name(group: _Group, lower_counts: Counter[str]) -> bool:
@@ -389,7 +408,7 @@ def _merge_variants(groups: dict[str, _Group], uf: _UnionFind, sentences: list[S
                 continue
             # an acronym → the one name whose initials it spells
             if word.isupper() and len(word) >= 2:
-                spelled = [k for k, m in multi.items() if _initials(m.words) == word]
+                spelled = [k for k, m in multi.items() if word in _initials(m.words)]
                 if len(spelled) == 1:
                     uf.union(spelled[0], key)
                     continue
@@ -493,8 +512,12 @@ def _organisation_name(group: _Group) -> bool:
     )
 
 
-def _initials(words: list[str]) -> str:
-    return "".join(w[0] for w in words if w[:1].isupper())
+def _initials(words: list[str]) -> set[str]:
+    """The acronyms a name's capitals spell, a hyphenated word giving one letter or one
+    per part: "Server-Sent Events" is "SE" or "SSE"."""
+    whole = "".join(w[0] for w in words if w[:1].isupper())
+    parts = "".join(p[0] for w in words for p in w.split("-") if p[:1].isupper())
+    return {whole, parts}
 
 
 def _entity_page(

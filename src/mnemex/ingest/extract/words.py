@@ -255,12 +255,13 @@ _PREFIXES = _words("""dis un re non sub over under pre multi inter de in im""")
 
 
 @functools.cache
-def english_word(word: str) -> bool:
+def english_word(word: str, *, compounds: bool = True) -> bool:
     """Whether ``word`` (lower case) is English by the vocabulary of :func:`english_words`
     or made of it: an inflection or derivation ("checkers", "overridden", "totality"), a
     prefix on one ("unsoundness", "disconnect"), or two words run together ("runtime",
-    "keyword", "codebook"). A word that is none of these ("mypy", "pyright", "asyncio",
-    "lxml") is a coined name: a tool's or a project's."""
+    "keyword", "codebook"; not with ``compounds=False``: "marlow" is no "mar" + "low").
+    A word that is none of these ("mypy", "pyright", "asyncio", "lxml") is a coined name:
+    a tool's or a project's."""
     if _english_base(word):
         return True
     if any(
@@ -271,7 +272,9 @@ def english_word(word: str) -> bool:
     ):
         return True
     words = english_words()
-    return any(word[:k] in words and _english_base(word[k:]) for k in range(3, len(word) - 2))
+    return compounds and any(
+        word[:k] in words and _english_base(word[k:]) for k in range(3, len(word) - 2)
+    )
 
 
 def _english_base(word: str) -> bool:

@@ -236,3 +236,16 @@ def test_part_of_a_longer_phrase_and_verbs_are_no_pages() -> None:
     assert "user-defined type guard" in names
     assert not names & {"user-defined type", "annotate", "Rewritten"}
     assert qualified_code_name("globals") is None
+
+
+def test_a_section_named_in_the_text_and_an_api_in_general_are_no_names() -> None:
+    text = (
+        "# Literal strings\n\nQueries are built from literals, as seen in the Motivation. "
+        "Many APIs take a query, and every API checks it, as the Motivation shows.\n\n"
+        "## Motivation\n\nInjection attacks reach a database through a query string.\n\n"
+        "```\nclass Movie(dict): ...\nprint(type(Movie()))  # <class '__main__.Movie'>\n```\n\n"
+        "A `Movie` is a dict, and a `Movie` has a title.\n"
+    )
+    names = _names(_extract(text))
+    assert not names & {"Motivation", "API", "APIs", "Movie"}
+    assert "Movie" in example_names(text)

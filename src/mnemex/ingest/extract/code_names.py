@@ -85,7 +85,8 @@ _DEFINED_RE = re.compile(
     r"|^[ \t]*(?:type[ \t]+)?([A-Za-z_]\w*)[ \t]*(?:\[[^\]=\n]*\])?(?::[^=\n]*|[ \t])=(?!=)",
     re.MULTILINE,
 )
-_QUALIFIED_RE = re.compile(r"\b[a-z_]\w*\.([A-Za-z_]\w*)")
+#: A module's name ("typing.Final"), not the example's own ("__main__.Movie").
+_QUALIFIED_RE = re.compile(r"\b(?!__main__\.)[a-z_]\w*\.([A-Za-z_]\w*)")
 
 
 def example_names(text: str) -> set[str]:

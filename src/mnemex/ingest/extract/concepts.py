@@ -91,7 +91,8 @@ class _Phrases:
     with_determiner: Counter[str] = field(default_factory=Counter)
     #: phrases a heading names: what a section is about
     in_heading: set[str] = field(default_factory=set)
-    #: words seen right after "to" or a modal ("to annotate", "must narrow"): verbs
+    #: words seen right after a modal or between "to" and an object ("must narrow", "to
+    #: annotate the"): verbs
     as_verb: Counter[str] = field(default_factory=Counter)
 
 
@@ -99,8 +100,10 @@ def _count_phrases(sentences: list[Sentence], entity_words: set[str]) -> _Phrase
     phrases = _Phrases()
     for s in sentences:
         toks = [t.lower() for t, _a, _b in s.tokens]
-        for prev, word in itertools.pairwise(toks):
-            if prev in _VERB_CUES:  # "to annotate", "can narrow": a verb
+        for k, (prev, word) in enumerate(itertools.pairwise(toks)):
+            # "can narrow", "to annotate the ...": a verb ("to mypy." is none)
+            after = toks[k + 2] if k + 2 < len(toks) else ""
+            if prev in _MODALS or (prev == "to" and after in _OBJECT_WORDS):
                 phrases.as_verb[fold(word)] += 1
         for run, determined in _content_runs(s, entity_words):
             if determined:  # the head of "the ingest workload" is a noun
@@ -200,7 +203,11 @@ def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float
         if key in english_words():
             if key not in phrases.in_heading or count < 2:
                 return None
-        elif count < 3 and not (count >= 2 and _NOUNISH_RE.search(key) and len(key) > 6):
+        elif count < 2 or (
+            count < 3
+            and not _named(key, phrases)
+            and not (_NOUNISH_RE.search(key) and len(key) > 6)
+        ):
             return None
     elif count < 2 and not _term_like(words):
         return None
@@ -223,9 +230,8 @@ def _term_like(words: list[str]) -> bool:
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
-_VERB_CUES = frozenset(
-    {"to", "can", "cannot", "may", "might", "must", "should", "will", "would", "could"}
-)
+_MODALS = frozenset({"can", "cannot", "may", "might", "must", "should", "will", "would", "could"})
+_OBJECT_WORDS = frozenset({"the", "a", "an", "this", "that", "these", "it", "them", "its", "their"})
 
 
 def _content_runs(sentence: Sentence, names: set[str]) -> list[tuple[list[str], bool]]:

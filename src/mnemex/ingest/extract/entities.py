@@ -42,6 +42,7 @@ from mnemex.ingest.extract.words import (
     PRODUCT_SUFFIXES,
     PRODUCT_WORDS,
     PROJECT_WORDS,
+    SECTION_WORDS,
     STATUS_LABELS,
     STOPWORDS,
     TOOL_WORDS,
@@ -282,7 +283,10 @@ def find_entities(
             continue
         for m in _spans(s, lower_counts):
             groups.setdefault(_key(m.core), _Group(m.core)).mentions.append(m)
+    # the sections a name may refer to; the first heading is the title, what the source
+    # is about ("# Curator")
     headings = {_key(s.text.strip("#*_ ")) for s in sentences if s.heading}
+    headings -= {_key(s.text.strip("#*_ ")) for s in sentences[:1] if s.heading}
     for key in [k for k, g in groups.items() if _no_name(g, headings, lower_counts)]:
         del groups[key]
     # A lone sentence-initial word seen nowhere else is most likely not a name.
@@ -321,9 +325,10 @@ def _no_name(group: _Group, headings: set[str], lower_counts: Counter[str]) -> b
     of a citation), or ordinary words capitalised as a label, not as a name.
 
     Words that are each everyday English or written in lower case elsewhere in the source
-    ("Scoping Rules", "Reference Implementation", "Low Resource Requirements") name a
-    section of the document when one of its headings reads so, or a heading of ordinary
-    words ends so ("see `Scoping Rules`_", "[Text Splitting](#semantic-text-splitting)"),
+    ("Scoping Rules", "Motivation", "Low Resource Requirements") name a section of the
+    document when one of its headings reads so, or (two words or more) a heading of
+    ordinary words starts or ends so ("see `Scoping Rules`_", "[Text
+    Splitting](#semantic-text-splitting)"),
     and a feature-list label when they only ever open a sentence or a list item ("-
     **Text Splitting**: ..."). A name with a word of its own ("Hollis Analytics", "Open
     Graph" used mid-sentence) is kept.
@@ -332,17 +337,21 @@ def _no_name(group: _Group, headings: set[str], lower_counts: Counter[str]) -> b
     if group.core in _LITERALS or all(_INITIAL_RE.fullmatch(w) or len(w) == 1 for w in words):
         return True
     ordinary = all(w in CONNECTORS or _ordinary(w.lower(), lower_counts) for w in words)
-    if len(words) < 2 or not ordinary:
+    if len(words) == 1:  # "as seen in the Motivation": a document's section
+        ordinary = words[0].lower() in SECTION_WORDS
+    if not ordinary:
         return False
     key = _key(group.core)
     in_heading = any(
         heading == key
         or (
-            heading.endswith(f" {key}") and all(_ordinary(w, lower_counts) for w in heading.split())
+            len(words) > 1
+            and (heading.endswith(f" {key}") or heading.startswith(f"{key} "))
+            and all(_ordinary(w, lower_counts) for w in heading.split())
         )
         for heading in headings
     )
-    return in_heading or all(m.initial for m in group.mentions)
+    return in_heading or (len(words) > 1 and all(m.initial for m in group.mentions))
 
 
 def _derived(word: str) -> bool:

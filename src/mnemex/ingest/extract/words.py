@@ -128,10 +128,20 @@ MONTHS = _words(
     """january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday"""
 )
-#: Capitals that name no thing: a reply, a time of day, a letter, a unit. Formats,
-#: standards and protocols (``HTML``, ``SQL``, ``JSON``, ``CLI``) are things a reader
-#: looks up, and are names (issue 15: they were dropped as "generic" before).
-GENERIC_ACRONYMS = _words("""OK AM PM Q A I ID FAQ README PR KB MB GB TB PB KiB MiB GiB TiB""")
+#: Capitals that name no thing: a reply, a time of day, a letter, a unit, an interface in
+#: general (API). Formats, standards and protocols (``HTML``, ``SQL``, ``JSON``, ``CLI``)
+#: are things a reader looks up, and are names (issue 15: they were dropped before).
+GENERIC_ACRONYMS = _words(
+    """OK AM PM Q A I ID FAQ README PR CI API APIs KB MB GB TB PB KiB MiB GiB TiB"""
+)
+#: The sections documents are cut into: "as seen in the Motivation" names a section of
+#: the document when one of its headings reads so, not a thing.
+SECTION_WORDS = _words(
+    """abstract acknowledgements acknowledgments appendix background changelog conclusion
+    conclusions contributing copyright discussion examples features footnotes installation
+    introduction license motivation overview rationale references requirements
+    specification summary usage"""
+)
 #: Markers written in capitals that label a line or an item, never a name ("TODO:").
 STATUS_LABELS = _words(
     """todo fixme xxx tbd tbc wip fyi nb note notes done draft new hot tip info todos"""
@@ -322,6 +332,7 @@ __all__ = [
     "PRODUCT_WORDS",
     "PROJECT_WORDS",
     "QUALIFIERS",
+    "SECTION_WORDS",
     "STATUS_LABELS",
     "STOPWORDS",
     "TOOL_WORDS",

@@ -103,8 +103,7 @@ def test_an_initialled_name_joins_the_full_name() -> None:
 def test_types_of_places_events_and_products() -> None:
     ex = _extract("12-kestrelconf-lisbon.txt")
     assert _page(ex, "KestrelConf").type == "event"
-    # the recap names Kestrel Cloud once, in passing: a link, not a page (issue 15)
-    assert "Kestrel Cloud" not in {p.name for p in ex.pages}
+    assert _page(ex, "Kestrel Cloud").type == "product"
     assert _page(_extract("07-hollis-analytics.md"), "Kestrel Cloud").type == "product"
 
 

@@ -249,3 +249,19 @@ def test_a_section_named_in_the_text_and_an_api_in_general_are_no_names() -> Non
     names = _names(_extract(text))
     assert not names & {"Motivation", "API", "APIs", "Movie"}
     assert "Movie" in example_names(text)
+
+
+def test_a_long_source_needs_a_phrase_many_times_or_in_a_heading() -> None:
+    from mnemex.ingest.extract.concepts import phrase_min_count
+
+    assert phrase_min_count(2_000) == 2 and phrase_min_count(90_000) == 8
+    term = "A forward reference names a class defined later, and a forward reference is a string."
+    ordinary = "The class body holds the fields."
+    filler = " ".join(f"Paragraph {k} says something else about nothing much." for k in range(40))
+    text = "# Notes\n\n" + "\n\n".join(
+        [*(term for _ in range(8)), *(ordinary for _ in range(3)), *(filler for _ in range(8))]
+    )
+    text += "\n\n## Stub files\n\nStub files hold signatures.\n"
+    names = _names(_extract(text))
+    assert "forward reference" in names and "class body" not in names
+    assert "stub files" in names or "stub file" in names

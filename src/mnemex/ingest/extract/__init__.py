@@ -64,7 +64,7 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     score_of = {s.position: i for i, s in enumerate(ranked)}
     where: dict[str, set[int]] = {}
     entities = find_entities(sentences, lower_counts, score_of, cap, where)
-    concepts = find_concepts(sentences, entities, score_of, cap, where)
+    concepts = find_concepts(sentences, entities, score_of, cap, where, chars=len(doc.text))
     pages = fold_acronyms(entities, concepts, where)
     known = {n.lower(): p for p in pages for n in (p.name, *p.aliases)}
     pages += find_code_names(sentences, score_of, where, known, doc.text)

@@ -35,14 +35,21 @@ def find_concepts(
     score_of: dict[int, int],
     limit: int,
     where: dict[str, set[int]],
+    *,
+    chars: int = 0,
 ) -> list[PlannedPage]:
-    """Repeated lowercase noun phrases, RAKE-style, as concept pages (sentences in ``where``)."""
+    """Repeated lowercase noun phrases, RAKE-style, as concept pages (sentences in ``where``).
+
+    In a source of ``chars`` characters, a phrase of two words or more is a concept when a
+    heading names it or the source uses it :func:`phrase_min_count` times: a long document
+    repeats the ordinary phrases of its topic ("class body", "default values") a few times
+    each, and its terms many times ("type checker", "forward reference")."""
     if limit <= 0:
         return []
     entity_words = {w.lower() for p in entities for n in (p.name, *p.aliases) for w in n.split()}
     phrases = _count_phrases(sentences, entity_words)
     pages = []
-    for key in _best_phrases(phrases, entity_words, limit):
+    for key in _best_phrases(phrases, entity_words, limit, phrase_min_count(chars)):
         forms = phrases.forms[key]
         name = _concept_name(key, forms)
         positions = sorted(phrases.found_in[key])
@@ -121,13 +128,23 @@ def _count_phrases(sentences: list[Sentence], entity_words: set[str]) -> _Phrase
     return phrases
 
 
-def _best_phrases(phrases: _Phrases, entity_words: set[str], limit: int) -> list[str]:
+def phrase_min_count(chars: int) -> int:
+    """Uses a phrase needs in a source of ``chars`` characters, when no heading names it:
+    2 up to about 7,500 characters, one more for each 3,000 after that, 8 at most (issue
+    15: fitted on the tuning half of the typing PEPs, where it halved the phrases that are
+    no terms)."""
+    return max(2, min(8, round(chars / 3000)))
+
+
+def _best_phrases(
+    phrases: _Phrases, entity_words: set[str], limit: int, min_count: int = 2
+) -> list[str]:
     """The best ``limit`` phrases that may be concepts, no two of them overlapping."""
     counts = phrases.counts
     candidates = [
         (score, key)
         for key in counts
-        if (score := _concept_score(key, phrases, entity_words)) is not None
+        if (score := _concept_score(key, phrases, entity_words, min_count)) is not None
     ]
     # a word that mostly occurs inside a longer phrase is that phrase's: "compression"
     # seen twice, once as "columnar compression", gives way to the phrase
@@ -175,7 +192,9 @@ def _named(key: str, phrases: _Phrases) -> bool:
     )
 
 
-def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float | None:
+def _concept_score(
+    key: str, phrases: _Phrases, entity_words: set[str], min_count: int = 2
+) -> float | None:
     """How strongly the phrase ``key`` reads as a concept, or None: it is none."""
     count = phrases.counts[key]
     words = key.split()
@@ -209,8 +228,11 @@ def _concept_score(key: str, phrases: _Phrases, entity_words: set[str]) -> float
             and not (_NOUNISH_RE.search(key) and len(key) > 6)
         ):
             return None
-    elif count < 2 and not _term_like(words):
-        return None
+    else:
+        # once, unless it reads as a term; in a long source, more than a few times
+        seen_little = count < 2 and not _term_like(words)
+        if seen_little or (count < min_count and key not in phrases.in_heading):
+            return None
     # a phrase beats a single word seen as often: "storage engine" over "storage";
     # a phrase seen once comes after every repeated one
     score = count * (0.6 if len(words) == 1 else 1 + 0.6 * (len(words) - 1))
@@ -333,4 +355,4 @@ def fold_acronyms(
     return kept + concepts
 
 
-__all__ = ["find_concepts", "fold_acronyms"]
+__all__ = ["find_concepts", "fold_acronyms", "phrase_min_count"]

@@ -265,3 +265,14 @@ def test_a_long_source_needs_a_phrase_many_times_or_in_a_heading() -> None:
     names = _names(_extract(text))
     assert "forward reference" in names and "class body" not in names
     assert "stub files" in names or "stub file" in names
+
+
+def test_a_module_is_one_page_however_it_is_written() -> None:
+    text = (
+        "# Notes\n\nThe ``typing`` module holds the constructs. The ``typing`` module is in the "
+        "standard library, and the typing module grows each release.\n\n"
+        "```\nimport typing\n```\n"
+    )
+    ex = _extract(text)
+    modules = [p for p in ex.pages if "typing" in (p.name, *p.aliases)]
+    assert [p.name for p in modules] == ["typing module"] and modules[0].kind == "entity"

@@ -90,8 +90,9 @@ _GLOSS_HEADS = frozenset({"type", "types", "class", "classes"})
 
 
 def _fold_variants(pages: list[PlannedPage], where: dict[str, set[int]]) -> list[PlannedPage]:
-    """One page for a name written two ways: a plural ("TypedDicts" is ``TypedDict``) and a
-    construct's gloss ("literal type", "generic classes" beside ``Literal``, ``Generic``);
+    """One page for a name written two ways: a plural ("TypedDicts" is ``TypedDict``), a
+    module and its name ("typing" is the "typing module") and a construct's gloss
+    ("literal type", "generic classes" beside ``Literal``, ``Generic``);
     the variant's name becomes an alias and its mentions and quotes join the page."""
     by_name = {p.name: p for p in pages if p.kind == "entity"}
     by_lower = {p.name.lower(): p for p in pages if p.kind == "entity"}
@@ -100,6 +101,9 @@ def _fold_variants(pages: list[PlannedPage], where: dict[str, set[int]]) -> list
         words = page.name.split()
         if page.kind == "entity" and page.name.endswith("s"):
             into = by_name.get(page.name[:-1])
+            into = into or by_name.get(f"{page.name} module")  # "asyncio" of "import"
+        elif page.kind == "entity":
+            into = by_name.get(f"{page.name} module")
         elif page.kind == "concept" and len(words) == 2 and words[1] in _GLOSS_HEADS:
             into = by_lower.get(words[0].lower())
         else:

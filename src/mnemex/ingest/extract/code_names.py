@@ -66,7 +66,7 @@ def qualified_code_name(span: str) -> tuple[str, str] | None:
 
 
 #: "the ``typing`` module", "the `re` module": a code span a module word follows.
-_MODULE_AFTER_RE = re.compile(r"`*\s+(?:module|package|library)\b")
+_MODULE_AFTER_RE = re.compile(r"`*\s+(module|package|library)\b")
 _MODULE_RE = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*")
 
 
@@ -128,19 +128,25 @@ def find_code_names(
 
     ``known`` maps the names (lower case) of the pages already found to them: a code name
     among them adds its sentences to that page instead ("TypeGuard" in prose and in code).
-    A name counts every sentence naming it: in its own code span, inside a longer one
-    (``var: Final = value``) or in plain prose past a sentence's first word ("any other
-    uses of Final"). A name the document's ``text`` imports (``from typing import
-    TypeAlias``, ``import asyncio``) is an API it shows: it is a page when the prose or a
-    heading names it once, and its use counts as one more mention.
+    A module the prose names as one is a page under that name ("the ``typing`` module" is
+    the "typing module", alias ``typing``). A name counts every sentence naming it: in its
+    own code span, inside a longer one (``var: Final = value``) or in plain prose past a
+    sentence's first word ("any other uses of Final"). A name the document's ``text``
+    imports (``from typing import TypeAlias``, ``import asyncio``) is an API it shows: it
+    is a page when the prose or a heading names it once, and its use counts as one more
+    mention.
     """
     seen: dict[str, set[int]] = defaultdict(set)
     dotted: dict[str, set[str]] = defaultdict(set)
     spans = [(s, m) for s in sentences if not s.heading for m in _CODE_RE.finditer(s.text)]
+    kind_word: dict[str, str] = {}  # "typing" -> "module": the page is the "typing module"
     for s, m in spans:
         found = qualified_code_name(m.group(1))
-        if found is None and _MODULE_AFTER_RE.match(s.text, m.end()):
-            found = _module_name(m.group(1))
+        after = _MODULE_AFTER_RE.match(s.text, m.end())
+        if after is not None and (found is not None or _MODULE_RE.fullmatch(m.group(1).strip())):
+            found = found or _module_name(m.group(1))
+            if found is not None:
+                kind_word.setdefault(found[1], after.group(1))
         if found is not None:
             seen[found[1]].add(s.position)
             if found[0] != found[1]:
@@ -170,18 +176,19 @@ def find_code_names(
             continue
         ordered = sorted(positions)
         first = sentences[ordered[0]]
+        title = f"{name} {kind_word[name]}" if name in kind_word else name
         pages.append(
             PlannedPage(
-                name=name,
+                name=title,
                 kind="entity",
-                type="thing",
-                aliases=sorted(dotted[name]),
+                type="tool" if name in kind_word else "thing",
+                aliases=sorted({*dotted[name], name} - {title}),
                 description=first.fact or first.text,
                 facts=evidence(ordered, sentences, score_of),
                 mentions=mentions,
             )
         )
-        where[name] = set(positions)
+        where[title] = set(positions)
     pages.sort(key=lambda p: (-p.mentions, p.name))
     return pages
 

@@ -56,12 +56,14 @@ def find_concepts(
         named = _named(key, phrases)
         if named:  # "Pyright" opening a sentence or a link is "pyright" too
             positions, name = _name_mentions(key, name, sentences)
+        # "the typing module", "the regex module": a named module, as in code
+        module = len(key.split()) == 2 and key.split()[1] in _MODULE_WORDS
         where.setdefault(name, set(positions))
         pages.append(
             PlannedPage(
                 name=name,
-                kind="entity" if named else "concept",
-                type="thing" if named else "concept",
+                kind="entity" if named or module else "concept",
+                type="tool" if module else "thing" if named else "concept",
                 aliases=sorted(f for f in forms if f != name),
                 description=_concept_description(name, positions, sentences),
                 facts=evidence(positions, sentences, score_of),
@@ -252,6 +254,7 @@ def _term_like(words: list[str]) -> bool:
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+_MODULE_WORDS = frozenset({"module", "package", "library"})
 _MODALS = frozenset({"can", "cannot", "may", "might", "must", "should", "will", "would", "could"})
 _OBJECT_WORDS = frozenset({"the", "a", "an", "this", "that", "these", "it", "them", "its", "their"})
 

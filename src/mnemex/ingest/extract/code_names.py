@@ -17,6 +17,7 @@ from collections import defaultdict
 from mnemex.ingest.extract.sentences import Sentence, evidence
 from mnemex.ingest.extract.words import english_word, english_words
 from mnemex.ingest.records import PlannedPage
+from mnemex.vault.markdown import fenced_lines
 
 #: In this many prose sentences or more, a code name is something the text is about.
 MIN_SENTENCES = 2
@@ -77,7 +78,6 @@ def _module_name(span: str) -> tuple[str, str] | None:
     return (text, text) if _MODULE_RE.fullmatch(text) else None
 
 
-_FENCE_RE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)^[ \t]*\1", re.MULTILINE | re.DOTALL)
 #: A definition in code: "class Movie", "def is_str_list", "MyType: TypeAlias = ...",
 #: "type ListOrSet[T] = ...", "BORDER_WIDTH = 3" (not a keyword argument, "total=False").
 _DEFINED_RE = re.compile(
@@ -94,7 +94,10 @@ def example_names(text: str) -> set[str]:
     variable), never imported, never written as a module's (``typing.Final``), and not a
     dunder name (``__init__`` is Python's). ``Movie``, ``MyType``, ``is_str_list``,
     ``BORDER_WIDTH`` illustrate a construct; they are not things of their own."""
-    code = "\n".join(m.group(2) for m in _FENCE_RE.finditer(text))
+    lines = text.split("\n")
+    code = "\n".join(
+        line for line, fenced in zip(lines, fenced_lines(lines), strict=True) if fenced
+    )
     defined = {a or b for a, b in _DEFINED_RE.findall(code)}
     known = set(_QUALIFIED_RE.findall(text)) | {n.rsplit(".", 1)[-1] for n in imported_names(text)}
     return {n for n in defined - known if not _DUNDER_RE.fullmatch(n)}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from mnemex.ingest.extract.words import MARK, UPPER
 from mnemex.ingest.records import Evidence
+from mnemex.vault.markdown import fenced_lines
 
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
 MAX_DESCRIPTION = 400  # characters of a page's description, a sentence of the source
@@ -35,7 +36,6 @@ _ABBREV_END_RE = re.compile(
     rf"\b{UPPER}\.)$"
 )
 _SENTENCE_END_RE = re.compile(rf"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?(?:{UPPER}|[0-9]))")
-_FENCE_RE = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW_RE = re.compile(r"^\s*\|.*$", re.MULTILINE)
 #: A row of a table written without leading pipes: "Type | Personal", "Type<TAB>Personal",
 #: or a markdown separator row ("----- | -----").
@@ -171,7 +171,10 @@ def _units(text: str) -> Iterable[tuple[str, bool]]:
     Fenced code, literal blocks (indented after "::"), shell prompt lines and table rows
     are left out: they are no sentences,
     and a table row's many terms would make it look central to the summary."""
-    text = _FENCE_RE.sub("\n\n", text)
+    lines = text.split("\n")
+    text = "\n".join(
+        "" if fenced else line for line, fenced in zip(lines, fenced_lines(lines), strict=True)
+    )
     text = _TABLE_ROW_RE.sub("", text)
     literal = False
     for para in re.split(r"\n\s*\n", text):

@@ -276,3 +276,13 @@ def test_a_module_is_one_page_however_it_is_written() -> None:
     ex = _extract(text)
     modules = [p for p in ex.pages if "typing" in (p.name, *p.aliases)]
     assert [p.name for p in modules] == ["typing module"] and modules[0].kind == "entity"
+
+
+def test_the_package_a_readme_installs_is_its_subject() -> None:
+    text = (
+        "# Charset Detection, for Everyone\n\nA library that reads text in any encoding.\n\n"
+        "```sh\npip install charset-normalizer -U\n```\n\n"
+        + " ".join(f"Encoding {k} is detected by coherence and mess." for k in range(30))
+    )
+    names = _names(_extract(text))
+    assert "charset-normalizer" in names

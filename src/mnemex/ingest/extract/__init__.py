@@ -71,8 +71,10 @@ def extract_offline(doc: SourceDoc, *, max_pages: int | None = None) -> Extracti
     invented = example_names(doc.text)
     pages = _fold_variants([p for p in pages if p.name not in invented], where)
     subject = _subject(doc.title, pages, sentences, score_of, where)
+    installed = _installed(doc.text, pages, sentences, score_of, where)
     authors = _authors(doc, pages, sentences, score_of, where)
-    pages = _central(pages, cap, [p for p in (subject, *authors) if p is not None])
+    keep = [p for p in (subject, installed, *authors) if p is not None]
+    pages = _central(pages, cap, keep)
     relations = find_relations(pages, where, limit=2 * len(pages))
     return Extraction(
         title=doc.title,
@@ -216,6 +218,51 @@ def _subject_page(
         mentions=len(positions),
     )
     where[page.name] = set(positions)
+    pages.insert(0, page)
+    return page
+
+
+#: "pip install charset-normalizer -U", "$ uv add sse-starlette[examples]": what a README
+#: installs, it is about.
+_INSTALL_RE = re.compile(
+    r"(?:pip3?|uv(?: pip)?|pipx|poetry|conda)\s+(?:install|add)\s+(?:-[-\w]+\s+)*"
+    r"[\"']?([A-Za-z][\w.-]*[A-Za-z0-9])"
+)
+
+
+def _installed(
+    text: str,
+    pages: list[PlannedPage],
+    sentences: list[Sentence],
+    score_of: dict[int, int],
+    where: dict[str, set[int]],
+) -> PlannedPage | None:
+    """The package a document tells its reader to install, as a page the cap keeps.
+
+    A README whose title is a slogan ("Charset Detection, for Everyone") still says
+    ``pip install charset-normalizer``: the first package installed so (``pip``, ``uv``,
+    ``pipx``, ``poetry``, ``conda``) is what it is about. The page found under that name
+    is the one kept; otherwise one is made, an entity quoting the sentences naming it.
+    """
+    m = _INSTALL_RE.search(text)
+    if m is None:
+        return None
+    name = m.group(1)
+    keys = {fold_name(name), fold_name(name.replace("-", " ")), fold_name(name.replace("_", "-"))}
+    for page in pages:
+        if keys & {fold_name(n) for n in (page.name, *page.aliases)}:
+            return page
+    pattern = re.compile(rf"(?<![\w/-]){re.escape(name)}(?![\w/-])", re.IGNORECASE)
+    positions = [s.position for s in sentences if not s.heading and pattern.search(s.text)]
+    page = PlannedPage(
+        name=name,
+        kind="entity",
+        type="tool",
+        description=sentences[positions[0]].text if positions else f"Installed with {m.group(0)}.",
+        facts=evidence(positions, sentences, score_of),
+        mentions=len(positions),
+    )
+    where[name] = set(positions)
     pages.insert(0, page)
     return page
 

@@ -286,3 +286,16 @@ def test_the_package_a_readme_installs_is_its_subject() -> None:
     )
     names = _names(_extract(text))
     assert "charset-normalizer" in names
+
+
+def test_coined_adjectives_and_generic_packages_are_no_names() -> None:
+    body = (
+        "A nonsensical result appears when a nonsensical input meets the checker; "
+        "nonsensical values are rejected. The runtime package loads, and the runtime "
+        "package checks the regex package, which the regex package documents."
+    )
+    ex = _extract(_long(body))
+    assert "nonsensical" not in _names(ex)
+    assert _page(ex, "regex package").kind == "entity"
+    assert _page(ex, "runtime package").kind == "concept"  # "runtime" names no module
+    assert qualified_code_name("typeshed") is None  # "type" + "shed": words run together

@@ -45,8 +45,8 @@ def qualified_code_name(span: str) -> tuple[str, str] | None:
     A construct has a capital (``ClassVar``, ``ReadOnly``), is a dunder name
     (``__mro_entries__``), a constant with a digit or an underscore (``TYPE_CHECKING``,
     ``VERSION0``), or a lower-case identifier that is no English word, nor one's plural
-    or derivative (``isinstance``, ``get_type_hints``, ``typing_extensions``; not
-    ``total``, ``self`` or ``globals``).
+    or derivative, nor two run together (``isinstance``, ``get_type_hints``,
+    ``typing_extensions``; not ``total``, ``self``, ``globals`` or ``builtin``).
     """
     text = span.strip().removeprefix("@")  # a decorator: "@runtime_checkable"
     m = _IDENT_RE.match(text)
@@ -61,7 +61,7 @@ def qualified_code_name(span: str) -> tuple[str, str] | None:
         ok = True
     else:
         ok = bool(_DUNDER_RE.fullmatch(name)) or (
-            len(name) >= 5 and not english_word(name.strip("_").lower(), compounds=False)
+            len(name) >= 5 and not english_word(name.strip("_").lower())
         )
     return (m.group(1) + name, name) if ok else None
 

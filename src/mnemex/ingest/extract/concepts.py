@@ -57,7 +57,8 @@ def find_concepts(
         if named:  # "Pyright" opening a sentence or a link is "pyright" too
             positions, name = _name_mentions(key, name, sentences)
         # "the typing module", "the regex module": a named module, as in code
-        module = len(key.split()) == 2 and key.split()[1] in _MODULE_WORDS
+        first, _, last = key.partition(" ")
+        module = last in _MODULE_WORDS and first not in GENERIC_NOUNS and not common_word(first)
         where.setdefault(name, set(positions))
         pages.append(
             PlannedPage(
@@ -187,7 +188,8 @@ def _named(key: str, phrases: _Phrases) -> bool:
     case, not an idea."""
     return (
         key.isalnum()
-        and not key.endswith(("ing", "ed"))  # "encapsulating", "narrowed": verbs
+        # "encapsulating", "narrowed": verbs; "nonsensical", "positional": adjectives
+        and not key.endswith(("ing", "ed", "al", "ic", "ive", "ous", "able", "ible", "less", "ful"))
         and not phrases.with_determiner[key]
         and 5 * phrases.as_verb[key] <= phrases.counts[key]
         and not english_word(key)

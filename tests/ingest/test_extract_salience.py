@@ -299,3 +299,16 @@ def test_coined_adjectives_and_generic_packages_are_no_names() -> None:
     assert _page(ex, "regex package").kind == "entity"
     assert _page(ex, "runtime package").kind == "concept"  # "runtime" names no module
     assert qualified_code_name("typeshed") is None  # "type" + "shed": words run together
+
+
+def test_a_name_with_no_type_and_a_concept_of_that_name_are_one_page() -> None:
+    from mnemex.ingest.resolve import NameEntry, NameTable, resolve_page
+
+    table = NameTable([NameEntry("wiki/g/concepts/dict.md", "concept", "dict", "")])
+    thing = PlannedPage(name="dict", kind="entity", type="thing")
+    assert resolve_page(thing, table).decision == "merge"
+    tool = PlannedPage(name="dict", kind="entity", type="tool")
+    assert resolve_page(tool, table).decision != "merge"  # a typed name stays apart: asked
+    people = NameTable([NameEntry("wiki/g/entities/grace.md", "entity", "Grace", "person")])
+    idea = PlannedPage(name="grace", kind="concept", type="concept")
+    assert resolve_page(idea, people).decision != "merge"

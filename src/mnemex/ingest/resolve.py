@@ -235,7 +235,10 @@ def _same_type(page: PlannedPage, entry: NameEntry) -> bool:
         # "RAG" may be a concept's ("retrieval-augmented generation")
         return True
     if _kind_of(page) != entry.kind:
-        return False
+        # a name with no type of its own ("dict", a "thing") and a concept of that very
+        # name are one topic, found by one source as a name and by another as an idea
+        vague = page.type if _kind_of(page) == "entity" else entry.entity_type
+        return vague in VAGUE_TYPES
     return entry.kind == "concept" or types_compatible(page.type, entry.entity_type)
 
 

@@ -312,3 +312,12 @@ def test_a_name_with_no_type_and_a_concept_of_that_name_are_one_page() -> None:
     people = NameTable([NameEntry("wiki/g/entities/grace.md", "entity", "Grace", "person")])
     idea = PlannedPage(name="grace", kind="concept", type="concept")
     assert resolve_page(idea, people).decision != "merge"
+
+
+def test_a_name_before_an_event_word_is_not_the_event() -> None:
+    text = (
+        "Python runs the checker. Python ships the module, and Python grows each year. "
+        "Thanks are due to the Python typing community for feedback at a Python typing "
+        "meetup, and to the Python sprint.\n"
+    )
+    assert _page(_extract(text), "Python").type != "event"

@@ -623,8 +623,8 @@ def _entity_type(
         if before[-2:] in (["written", "in"], ["implemented", "in"]):
             votes["tool"] += 3
         for k, word in enumerate(after[:3]):
-            if k == 0 and m.compound and fold(word) in PERSON_WORDS:
-                continue  # "a Python developer" is a person; Python is not
+            if k < 2 and m.compound and fold(word) in PERSON_WORDS | EVENT_WORDS:
+                continue  # "a Python developer", "a Python typing meetup": Python is neither
             _vote_word(votes, word, weight=2 if k < 2 else 1)
     for pos in sorted({m.sentence for m in mentions})[:8]:
         match = _definition_tail(sentences[pos].text, [g.core for g in members])

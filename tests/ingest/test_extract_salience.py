@@ -321,3 +321,12 @@ def test_a_name_before_an_event_word_is_not_the_event() -> None:
         "meetup, and to the Python sprint.\n"
     )
     assert _page(_extract(text), "Python").type != "event"
+
+
+def test_a_method_written_with_its_class_names_the_class() -> None:
+    text = (
+        "Creating a class is slow since ``GenericMeta.__new__`` is slow. The work done by "
+        "``GenericMeta.__new__`` is cached, and ``GenericMeta.__getitem__`` is fast.\n"
+    )
+    names = _names(_extract(text))
+    assert "GenericMeta" in names and "__new__" not in names

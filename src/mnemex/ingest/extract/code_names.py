@@ -151,6 +151,11 @@ def find_code_names(
             if found is not None:
                 kind_word.setdefault(found[1], after.group(1))
         if found is not None:
+            owner = found[0].rsplit(".", 2)[-2] if "." in found[0] else ""
+            if owner[:1].isupper():  # "GenericMeta.__new__": a method names its class
+                seen[owner].add(s.position)
+                if _DUNDER_RE.fullmatch(found[1]):
+                    continue  # a class's dunder method is the class's, not a thing
             seen[found[1]].add(s.position)
             if found[0] != found[1]:
                 dotted[found[1]].add(found[0])

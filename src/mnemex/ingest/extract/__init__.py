@@ -10,16 +10,19 @@ scraps too short to state anything are no facts). One module per job:
   most central first, and the key points after them.
 - ``entities``: named things, their variants grouped, each with a type.
 - ``concepts``: repeated lowercase noun phrases; an acronym that spells one joins it.
-- ``code_names``: constructs the prose names as inline code again and again (``TypedDict``).
+- ``code_names``: constructs the prose names as code (``TypedDict``), the names its code
+  imports, and the names its examples invent (which are no pages).
 - ``relations``: two kept pages named in one sentence co-occur.
-- ``words``: the word lists they read by.
+- ``words``: the word lists they read by, and what counts as an English word.
 
 Pages per source are capped at about 11 for a short article, growing with the log of
 the length (15 at most), and entities and concepts are ranked together by how much the
-source is about them (:func:`_central`), the thing its title names first
-(:func:`_subject`), so the wiki gets the few things a source is about rather than
-everything it names. Plain Python: a 100-page PDF's text extracts in a second
-or two.
+source is about them (:func:`_central`): the thing its title names (:func:`_subject`),
+the package it installs (:func:`_installed`) and the people its metadata names
+(:func:`_authors`) first, then names four times as heavily as phrases, so the wiki gets
+the few things a source is about rather than everything it names. The rules were fitted
+on real documents (issue 15: the tuning half of the typing PEPs; docs/benchmarks.md).
+Plain Python: a 100-page PDF's text extracts in a second or two.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 A PEP is about ``TypedDict``, ``NotRequired`` or ``__class_getitem__``, and writes them as
 inline code, which the sentence tokens leave out (a command or a snippet is no name). An
 identifier in inline code is a page when the prose names it in at least
-:data:`MIN_SENTENCES` sentences and it looks like a construct: it has a capital
-(``ClassVar``, ``ReadOnly``) or is a dunder name (``__mro_entries__``). ``typing.Final`` is
+:data:`MIN_SENTENCES` sentences and it looks like a construct (:func:`qualified_code_name`:
+a capital, a dunder name, a constant, a coined lower-case word). ``typing.Final`` is
 ``Final``, ``Required[]`` is ``Required``; single letters, ``True``/``False``/``None`` and
-lower-case words (``total``, ``self``) are not names.
+lower-case words (``total``, ``self``) are not names. What a document's code imports
+(:func:`imported_names`) is an API it shows; what its examples define and never import
+(:func:`example_names`: ``class Movie``) illustrates, and is no page.
 """
 
 from __future__ import annotations

@@ -157,24 +157,29 @@ def chunk_stats(root: Path) -> dict[str, Any]:
     }
 
 
-def _section_ranking(brain: Any, query: str, weights: Any) -> list[tuple[str, str]]:
-    """(note stem, heading path) in order of each section's best chunk, fused as search does."""
+def section_ranking(
+    brain: Any, query: str, weights: Any, signals: tuple[str, ...] = ("keyword", "vector")
+) -> list[tuple[str, str]]:
+    """(note stem, heading path) in order of each section's best chunk, fused as search does
+    from the ``signals`` given (keyword, vector or both)."""
     from mnemex.index.backend import Scope
     from mnemex.retrieve.search import query_terms
 
     backend = brain.backend
     fused: dict[int, float] = {}
-    hits = backend.keyword_search(query_terms(query), Scope(), weights.pool)
-    for rank, hit in enumerate(hits, 1):
-        fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + weights.keyword / (
-            weights.rrf_k + rank
-        )
-    table = backend.vectors_of(backend.get_meta("embedder"))
-    scores = table.matrix @ brain.embedder.embed_query(query)
-    top = np.argsort(-scores, kind="stable")[: weights.pool]
-    for rank, i in enumerate(top, 1):
-        cid = int(table.chunk_ids[i])
-        fused[cid] = fused.get(cid, 0.0) + weights.vector / (weights.rrf_k + rank)
+    if "keyword" in signals:
+        hits = backend.keyword_search(query_terms(query), Scope(), weights.pool)
+        for rank, hit in enumerate(hits, 1):
+            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + weights.keyword / (
+                weights.rrf_k + rank
+            )
+    if "vector" in signals:
+        table = backend.vectors_of(backend.get_meta("embedder"))
+        scores = table.matrix @ brain.embedder.embed_query(query)
+        top = np.argsort(-scores, kind="stable")[: weights.pool]
+        for rank, i in enumerate(top, 1):
+            cid = int(table.chunk_ids[i])
+            fused[cid] = fused.get(cid, 0.0) + weights.vector / (weights.rrf_k + rank)
     order = sorted(fused, key=lambda cid: -fused[cid])
     chunks = backend.chunks_by_id(order)
     notes = backend.notes_by_id({chunks[cid].note_id for cid in order})
@@ -186,7 +191,8 @@ def _section_ranking(brain: Any, query: str, weights: Any) -> list[tuple[str, st
     return list(seen)
 
 
-def _answers(stem: str, heading: str, targets: list[dict[str, str]]) -> bool:
+def answers(stem: str, heading: str, targets: list[dict[str, str]]) -> bool:
+    """Whether a chunk of note ``stem`` under ``heading`` is in one of the target sections."""
     path = {_norm(part) for part in heading.split(" > ")}
     return any(t["doc"] == stem and _norm(t["section"]) in path for t in targets)
 
@@ -213,12 +219,12 @@ def evaluate(root: Path) -> dict[str, Any]:
             )  # fmt: skip
             ranking = [Path(p).stem for p in result.ranking]
             note_rows.append(query_metrics(ranking, q["relevant"], (5, 10)))
-            sections = _section_ranking(brain, q["text"], weights)
+            sections = section_ranking(brain, q["text"], weights)
             first = next(
-                (i for i, (s, h) in enumerate(sections, 1) if _answers(s, h, q["sections"])), 0
+                (i for i, (s, h) in enumerate(sections, 1) if answers(s, h, q["sections"])), 0
             )
             shown = any(
-                _answers(Path(hit.path).stem, snip.heading, q["sections"])
+                answers(Path(hit.path).stem, snip.heading, q["sections"])
                 for hit in result.hits[:5]
                 for snip in hit.snippets
             )

@@ -14,7 +14,9 @@ which that script fills; notes, halves A and B). Prints recall@10 / NDCG@10 per 
 *BM25 x cos* boosts a keyword hit by its share of the best BM25 times its own cosine (the
 signals agreeing); *coverage* is the share of the query's IDF (over every chunk of the
 index) that a keyword hit's text covers, words cut to the crude stem of
-``bench/paraphrase_check.py``.
+``bench/paraphrase_check.py``: added to the cosine (*cosine + beta x coverage^p*), as the
+weight of RRF's keyword term (*RRF, keyword x coverage*), or added and scaled by the best
+hit's coverage (*trusted coverage*).
 """
 
 from __future__ import annotations
@@ -107,8 +109,43 @@ def fusions(coverage: Coverage, rrf_k: float) -> dict[str, Fusion]:
 
         return fuse
 
+    def covered_rrf(wk: float, wv: float, power: float) -> Fusion:
+        """RRF whose keyword term counts as far as the hit covers the query."""
+
+        def fuse(k: dict[int, float], v: dict[int, float], q: set[str]) -> dict[int, float]:
+            out: dict[int, float] = {}
+            for rank, key in enumerate(k, 1):
+                out[key] = out.get(key, 0.0) + wk * coverage(q, key) ** power / (rrf_k + rank)
+            for rank, key in enumerate(v, 1):
+                out[key] = out.get(key, 0.0) + wv / (rrf_k + rank)
+            return out
+
+        return fuse
+
+    def trusted_boost(beta: float, power: float) -> Fusion:
+        """The coverage boost, scaled by how far the best keyword hit covers the query."""
+
+        def fuse(k: dict[int, float], v: dict[int, float], q: set[str]) -> dict[int, float]:
+            out = dict(v)
+            floor = min(out.values(), default=0.0)
+            shares = {key: coverage(q, key) for key in k}
+            trust = max(shares.values(), default=0.0) ** power
+            for key, share in shares.items():
+                out[key] = out.get(key, floor) + beta * trust * share
+            return out
+
+        return fuse
+
     return {
         "today's RRF (1 : 0.5, k 2)": rrf(1.0, 0.5),
+        "RRF, keyword x coverage (1)": covered_rrf(1.0, 0.5, 1),
+        "RRF, keyword x coverage^2 (2)": covered_rrf(2.0, 0.5, 2),
+        "RRF, keyword x coverage^2 (2:1)": covered_rrf(2.0, 1.0, 2),
+        "cosine + trusted coverage (1, 2)": trusted_boost(1.0, 2),
+        "cosine + trusted coverage (2, 3)": trusted_boost(2.0, 3),
+        "cosine + trusted coverage (1, 4)": trusted_boost(1.0, 4),
+        "cosine + 1.5 x coverage^1.5": boost(1.5, 1.5),
+        "cosine + 3 x coverage^3": boost(3.0, 3),
         "RRF 0.5 : 1": rrf(0.5, 1.0),
         "relative 0.2 : 0.8": relative(0.2),
         "cosine + 0.1 x BM25 x cos": agreement(0.1),

@@ -136,7 +136,39 @@ def fusions(coverage: Coverage, rrf_k: float) -> dict[str, Fusion]:
 
         return fuse
 
+    def gated_boost(beta: float, power: float, gate: float) -> Fusion:
+        """The coverage boost, only when the best keyword hit covers ``gate`` of the query."""
+
+        def fuse(k: dict[int, float], v: dict[int, float], q: set[str]) -> dict[int, float]:
+            out = dict(v)
+            floor = min(out.values(), default=0.0)
+            shares = {key: coverage(q, key) for key in k}
+            if max(shares.values(), default=0.0) < gate:
+                return out
+            for key, share in shares.items():
+                out[key] = out.get(key, floor) + beta * share**power
+            return out
+
+        return fuse
+
+    def doubt_boost(beta: float, power: float) -> Fusion:
+        """The coverage boost, weighed by how unsure the vector signal is (1 - best cosine)."""
+
+        def fuse(k: dict[int, float], v: dict[int, float], q: set[str]) -> dict[int, float]:
+            out = dict(v)
+            floor = min(out.values(), default=0.0)
+            doubt = 1.0 - max(out.values(), default=0.0)
+            for key in k:
+                out[key] = out.get(key, floor) + beta * doubt * coverage(q, key) ** power
+            return out
+
+        return fuse
+
     return {
+        "gated coverage (1.5, 1.5, 0.5)": gated_boost(1.5, 1.5, 0.5),
+        "gated coverage (1.5, 1.5, 0.7)": gated_boost(1.5, 1.5, 0.7),
+        "doubt coverage (3, 1.5)": doubt_boost(3.0, 1.5),
+        "doubt coverage (3, 2)": doubt_boost(3.0, 2),
         "today's RRF (1 : 0.5, k 2)": rrf(1.0, 0.5),
         "RRF, keyword x coverage (1)": covered_rrf(1.0, 0.5, 1),
         "RRF, keyword x coverage^2 (2)": covered_rrf(2.0, 0.5, 2),

@@ -35,8 +35,8 @@ from mnemex.ingest.extract.concepts import find_concepts, fold_acronyms
 from mnemex.ingest.extract.entities import find_entities
 from mnemex.ingest.extract.relations import find_relations
 from mnemex.ingest.extract.sentences import (
-    MAX_EVIDENCE,
     Sentence,
+    absorb,
     evidence,
     lowercase_counts,
     mark_facts,
@@ -101,7 +101,7 @@ def _fold_variants(pages: list[PlannedPage], where: dict[str, set[int]]) -> list
     the variant's name becomes an alias and its mentions and quotes join the page."""
     by_name = {p.name: p for p in pages if p.kind == "entity"}
     by_lower = {p.name.lower(): p for p in pages if p.kind == "entity"}
-    folded: list[PlannedPage] = []
+    folded: set[int] = set()
     for page in pages:
         words = page.name.split()
         if page.kind == "entity" and page.name.endswith("s"):
@@ -115,16 +115,9 @@ def _fold_variants(pages: list[PlannedPage], where: dict[str, set[int]]) -> list
             into = None
         if into is None or into is page:
             continue
-        into.aliases = list(dict.fromkeys([*into.aliases, page.name, *page.aliases]))
-        into.mentions += page.mentions
-        seen = {e.text for e in into.facts}
-        extra = [e for e in page.facts if e.text not in seen]
-        into.facts = sorted([*into.facts, *extra], key=lambda e: e.position)[
-            : max(len(into.facts), MAX_EVIDENCE)
-        ]
-        where[into.name] = where.get(into.name, set()) | where.pop(page.name, set())
-        folded.append(page)
-    return [p for p in pages if not any(p is f for f in folded)]
+        absorb(into, page, where)
+        folded.add(id(page))
+    return [p for p in pages if id(p) not in folded]
 
 
 #: A title's head: before a colon or a dash ("Trafilatura: Discover Web Content ...").
@@ -173,55 +166,65 @@ def _subject(
             gram = words[k : k + n]
             if ends[k + n - 1] and not {gram[0].lower(), gram[-1].lower()} & STOPWORDS:
                 candidates.append(gram)
-    for tail in (False, True):  # a page of the very name first, wherever in the title
-        for words in candidates:
-            found = _page_named(words, pages, tail=tail)
-            if found is not None:
-                return found
+    for words in candidates:  # a page of the very name first, wherever in the title
+        if (found := _find(pages, " ".join(words))) is not None:
+            return found
+    for words in candidates:  # then a page the title's last words name
+        if (found := _ending(pages, words)) is not None:
+            return found
     for n, words in enumerate(candidates):
         name = " ".join(words)
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", re.IGNORECASE)
-        positions = [s.position for s in sentences if not s.heading and pattern.search(s.text)]
+        positions = _naming(sentences, pattern)
         if len(positions) >= (1 if n == 0 and words is head else 2):
-            return _subject_page(words, positions, pages, sentences, score_of, where)
+            concept = len(words) > 1
+            page = PlannedPage(
+                name=name.lower() if concept and not any(w.isupper() for w in words) else name,
+                kind="concept" if concept else "entity",
+                type="concept" if concept else "thing",
+            )
+            pages.insert(0, _made(page, positions, sentences, score_of, where))
+            return page
     return None
 
 
-def _page_named(words: list[str], pages: list[PlannedPage], *, tail: bool) -> PlannedPage | None:
-    if not tail:
-        key = fold_name(" ".join(words))
-        for page in pages:
-            if key in {fold_name(n) for n in (page.name, *page.aliases)}:
-                return page
-        return None
+def _find(pages: list[PlannedPage], *names: str) -> PlannedPage | None:
+    """The page one of ``names`` names, by its title or an alias (accents, case folded)."""
+    keys = {fold_name(n) for n in names}
+    return next((p for p in pages if keys & {fold_name(n) for n in (p.name, *p.aliases)}), None)
+
+
+def _ending(pages: list[PlannedPage], words: list[str]) -> PlannedPage | None:
+    """A page of two words or more that ``words`` end with ("User-Defined Type Guards" is
+    about the "type guard" found)."""
     folded = [fold(w.lower()) for w in words]
-    for page in pages:  # "User-Defined Type Guards" is about the "type guard" found
+    for page in pages:
         last = [fold(w.lower()) for w in page.name.split()]
         if len(last) > 1 and folded[-len(last) :] == last:
             return page
     return None
 
 
-def _subject_page(
-    words: list[str],
+def _naming(sentences: list[Sentence], pattern: re.Pattern[str]) -> list[int]:
+    """The body sentences (no headings) ``pattern`` finds in."""
+    return [s.position for s in sentences if not s.heading and pattern.search(s.text)]
+
+
+def _made(
+    page: PlannedPage,
     positions: list[int],
-    pages: list[PlannedPage],
     sentences: list[Sentence],
     score_of: dict[int, int],
     where: dict[str, set[int]],
 ) -> PlannedPage:
-    name = " ".join(words)
-    concept = len(words) > 1
-    page = PlannedPage(
-        name=name.lower() if concept and not any(w.isupper() for w in words) else name,
-        kind="concept" if concept else "entity",
-        type="concept" if concept else "thing",
-        description=sentences[positions[0]].fact or sentences[positions[0]].text,
-        facts=evidence(positions, sentences, score_of),
-        mentions=len(positions),
-    )
+    """``page``, found in the sentences at ``positions``: it quotes them, counts them as
+    mentions and, without a description of its own, is described by the first."""
+    if not page.description and positions:
+        first = sentences[positions[0]]
+        page.description = first.fact or first.text
+    page.facts = evidence(positions, sentences, score_of)
+    page.mentions = len(positions)
     where[page.name] = set(positions)
-    pages.insert(0, page)
     return page
 
 
@@ -251,22 +254,15 @@ def _installed(
     if m is None:
         return None
     name = m.group(1)
-    keys = {fold_name(name), fold_name(name.replace("-", " ")), fold_name(name.replace("_", "-"))}
-    for page in pages:
-        if keys & {fold_name(n) for n in (page.name, *page.aliases)}:
-            return page
+    found = _find(pages, name, name.replace("-", " "), name.replace("_", "-"))
+    if found is not None:
+        return found
     pattern = re.compile(rf"(?<![\w/-]){re.escape(name)}(?![\w/-])", re.IGNORECASE)
-    positions = [s.position for s in sentences if not s.heading and pattern.search(s.text)]
-    page = PlannedPage(
-        name=name,
-        kind="entity",
-        type="tool",
-        description=sentences[positions[0]].text if positions else f"Installed with {m.group(0)}.",
-        facts=evidence(positions, sentences, score_of),
-        mentions=len(positions),
-    )
-    where[name] = set(positions)
-    pages.insert(0, page)
+    positions = _naming(sentences, pattern)
+    page = PlannedPage(name=name, kind="entity", type="tool")
+    if not positions:
+        page.description = f"Installed with {m.group(0)}."
+    pages.insert(0, _made(page, positions, sentences, score_of, where))
     return page
 
 
@@ -320,20 +316,11 @@ def _authors(
             or not words[0][0].isupper()
         ):
             continue
-        key = fold_name(name)
-        page = next((p for p in pages if key in {fold_name(n) for n in (p.name, *p.aliases)}), None)
+        page = _find(pages, name)
         if page is None:
-            pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-            positions = [s.position for s in sentences if pattern.search(s.text)]
-            page = PlannedPage(
-                name=name,
-                kind="entity",
-                type="person",
-                description=f"{role} of {doc.title}.",
-                facts=evidence(positions, sentences, score_of),
-                mentions=len(positions),
-            )
-            where[name] = set(positions)
+            positions = _naming(sentences, re.compile(rf"(?<!\w){re.escape(name)}(?!\w)"))
+            person = PlannedPage(name, "entity", "person", description=f"{role} of {doc.title}.")
+            page = _made(person, positions, sentences, score_of, where)
             pages.append(page)
         else:
             page.type = "person"
@@ -347,14 +334,12 @@ def _central(
 ) -> list[PlannedPage]:
     """The ``cap`` pages the source is most about, entities and concepts ranked together.
 
-    A page weighs its mentions, half as much again for a name of two words or more (a
-    specific thing) and a third more for an entity of a known type; each kind keeps a
-    quarter of the room when it has that many. So a PEP's "protocol" (194 mentions) and
-    "structural subtyping" outrank a name its acknowledgements list once, and the order
-    the pages came in is kept. The pages of ``keep`` (the source's subject, its people)
-    are kept first. When there are more pages than room, one named in a single sentence
-    is a mention in passing and gets no page, unless fewer than :data:`MIN_PAGES` would
-    be left.
+    A page weighs what :func:`_weight` says; each kind keeps a quarter of the room when it
+    has that many. So a PEP's ``TypedDict`` and "structural subtyping" outrank a name its
+    acknowledgements list once, and the order the pages came in is kept. The pages of
+    ``keep`` (the source's subject, its people) are kept first. When there are more pages
+    than room, one named in a single sentence is a mention in passing and gets no page,
+    unless fewer than :data:`MIN_PAGES` would be left.
     """
     if len(pages) <= cap:
         return pages

@@ -13,7 +13,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from mnemex.ingest.extract.sentences import MAX_DESCRIPTION, MAX_EVIDENCE, Sentence, evidence
+from mnemex.ingest.extract.sentences import MAX_DESCRIPTION, Sentence, absorb, evidence
 from mnemex.ingest.extract.words import (
     ACRONYM_RE,
     DETERMINERS,
@@ -348,15 +348,7 @@ def fold_acronyms(
         if len(fits) != 1:
             kept.append(entity)
             continue
-        concept = fits[0]
-        concept.aliases = list(dict.fromkeys([*concept.aliases, entity.name, *entity.aliases]))
-        seen = {e.text for e in concept.facts}
-        extra = [e for e in entity.facts if e.text not in seen]
-        cap = max(len(concept.facts), len(entity.facts), MAX_EVIDENCE)
-        concept.facts = sorted([*concept.facts, *extra], key=lambda e: e.position)[:cap]
-        concept.mentions += entity.mentions
-        concept.description = concept.description or entity.description
-        where[concept.name] = where.get(concept.name, set()) | where.pop(entity.name, set())
+        absorb(fits[0], entity, where)
     return kept + concepts
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mnemex.ingest.extract.words import MARK, UPPER
-from mnemex.ingest.records import Evidence
+from mnemex.ingest.records import Evidence, PlannedPage
 from mnemex.vault.markdown import fenced_lines
 
 MAX_EVIDENCE = 6  # quoted sentences per page from one source
@@ -296,11 +296,25 @@ def evidence(
     return [Evidence(sentences[p].fact or "", p) for p in sorted(chosen)]
 
 
+def absorb(into: PlannedPage, page: PlannedPage, where: dict[str, set[int]]) -> None:
+    """Make ``page`` a variant of ``into``: its names become aliases, its mentions, quotes
+    (none twice, in source order) and sentences join, its description fills a blank one."""
+    into.aliases = list(dict.fromkeys([*into.aliases, page.name, *page.aliases]))
+    seen = {e.text for e in into.facts}
+    extra = [e for e in page.facts if e.text not in seen]
+    cap = max(len(into.facts), len(page.facts), MAX_EVIDENCE)
+    into.facts = sorted([*into.facts, *extra], key=lambda e: e.position)[:cap]
+    into.mentions += page.mentions
+    into.description = into.description or page.description
+    where[into.name] = where.get(into.name, set()) | where.pop(page.name, set())
+
+
 __all__ = [
     "MAX_DESCRIPTION",
     "MAX_EVIDENCE",
     "MAX_SENTENCE_CHARS",
     "Sentence",
+    "absorb",
     "evidence",
     "lowercase_counts",
     "mark_facts",

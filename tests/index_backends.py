@@ -10,7 +10,8 @@ What it does differently, on purpose:
 
 - keyword search is no BM25: a chunk scores the number of times the query's words
   occur among its words (lower-cased ``\\w+`` runs; the title's count twice), a chunk
-  with none of them is no hit, and ties go to the lower chunk id. No stemming, so a
+  with none of them is no hit, and ties go to the lower chunk id. No stemming (in
+  ``term_stats`` either: a term is held by the chunks holding that very word), so a
   test that needs FTS5's ranking or its stemmer stays SQLite-only;
 - ids only grow (SQLite may hand a deleted row's id out again);
 - nothing is cached: every vector search builds its matrix again.
@@ -52,6 +53,7 @@ from mnemex.index.backend import (
     NoteRow,
     NoteState,
     Scope,
+    TermStats,
     UnresolvedLink,
     VectorTable,
 )
@@ -370,6 +372,22 @@ class MemoryIndex:
             if score:
                 scored.append(ChunkHit(chunk.id, chunk.note_id, float(score)))
         return sorted(scored, key=lambda h: (-h.score, h.chunk_id))[:limit]
+
+    def term_stats(self, terms: Sequence[str], chunk_ids: Collection[int]) -> TermStats:
+        wanted = {t.lower() for t in terms}
+        asked = set(chunk_ids)
+        df = dict.fromkeys(terms, 0)
+        held: dict[int, frozenset[str]] = {}
+        for chunk in self._chunks.values():
+            note = self._notes[chunk.note_id]
+            text = f"{note.record.title} {chunk.record.heading} {chunk.record.text}"
+            words = set(_WORD_RE.findall(text.lower())) & wanted
+            for term in terms:
+                df[term] += term.lower() in words
+            found = frozenset(t for t in terms if t.lower() in words)
+            if chunk.id in asked and found:
+                held[chunk.id] = found
+        return TermStats(len(self._chunks), df, held)
 
     def notes_by_id(self, ids: Iterable[int]) -> dict[int, NoteRow]:
         return {i: self._notes[i].row() for i in set(ids) if i in self._notes}

@@ -185,3 +185,19 @@ def test_a_link_target_that_changes_moves_the_generation_and_one_that_does_not_d
     assert moved > before
     backend.set_link_targets([(link_id, "notes/elsewhere.md")])
     assert backend.generation() == moved
+
+
+def test_term_stats_count_the_chunks_holding_each_term_and_say_which_asked_ones_do(
+    brain: Brain,
+) -> None:
+    backend = brain.backend
+    chunks = backend.chunks_by_id(range(1, 1000))
+    everything = backend.keyword_search(["postgresql"], Scope(), 100)
+    holding = {h.chunk_id for h in everything}
+    asked = set(chunks) - {min(holding)}
+    stats = backend.term_stats(["postgresql", "noodles", "absent"], asked)
+    assert stats.chunks == len(chunks)
+    assert stats.df == {"postgresql": len(holding), "noodles": 1, "absent": 0}
+    assert {c for c, ts in stats.held.items() if "postgresql" in ts} == holding - {min(holding)}
+    assert all(ts <= {"postgresql", "noodles"} and ts for ts in stats.held.values())
+    assert backend.term_stats([], asked).held == {}

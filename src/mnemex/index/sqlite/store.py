@@ -35,11 +35,12 @@ from mnemex.index.backend import (
     NoteRow,
     NoteState,
     Scope,
+    TermStats,
     UnresolvedLink,
     VectorTable,
 )
 from mnemex.index.sqlite.schema import NOTE_DATE, connect, drop_all, ensure_schema
-from mnemex.index.sqlite.search import keyword_search, scope_sql
+from mnemex.index.sqlite.search import keyword_search, scope_sql, term_stats
 from mnemex.index.sqlite.sidecar import VectorSidecar
 from mnemex.index.sqlite.vectors import VectorCache, nearest, rows_of
 
@@ -403,6 +404,9 @@ class SQLiteIndex:
 
     def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]:
         return keyword_search(self._db, terms, scope, limit)
+
+    def term_stats(self, terms: Sequence[str], chunk_ids: Collection[int]) -> TermStats:
+        return term_stats(self._db, terms, chunk_ids)
 
     def notes_in_scope(self, scope: Scope) -> set[int] | None:
         """Ids of the notes a scope allows, or None for "all of them".

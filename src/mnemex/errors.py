@@ -18,6 +18,7 @@
     ├── ServerProbeFailed       `doctor`'s MCP server did not start or answer in time
     ├── IndexUnavailable        the derived index is missing, stale or unusable
     ├── EmbedderError           an embedder could not load or answer
+    ├── RerankError             the configured reranker could not be reached or answered badly
     ├── ModelError              a model provider call failed (see :mod:`mnemex.llm`)
     │   ├── ModelAuthError      401/403: the key is missing or wrong (names the env var)
     │   ├── ModelUnavailable    429/5xx/timeouts after the retries, or nothing listening
@@ -84,6 +85,10 @@ class IndexUnavailable(MnemexError):
 
 class EmbedderError(MnemexError):
     """An embedder could not load or answer."""
+
+
+class RerankError(MnemexError):
+    """The reranker ``[search.rerank]`` configures could not be reached, or answered badly."""
 
 
 class ModelError(MnemexError):

@@ -89,9 +89,9 @@ def test_the_token_budget_caps_the_answer(filled: Brain) -> None:
 def test_keyword_only_and_vector_only_signals_can_be_chosen(filled: Brain) -> None:
     kw = search(filled, "noodles", signals=("keyword",))
     assert [h.path for h in kw.hits] == ["notes/lunch.md"]
-    assert set(kw.hits[0].why) == {"keyword"}
+    assert kw.hits[0].why == {"keyword": 1, "coverage": 1.0, "terms": ["noodles"]}
     vec = search(filled, "noodles", signals=("vector",))
-    assert all(set(h.why) == {"vector"} for h in vec.hits)
+    assert all(set(h.why) == {"vector", "cosine"} for h in vec.hits)
 
 
 def test_an_empty_index_answers_with_no_hits(brain: Brain) -> None:

@@ -1,18 +1,32 @@
-"""Hybrid search: keyword (BM25) + vector + graph proximity, fused by weighted RRF.
+"""Hybrid search: keyword (BM25) + vector + graph proximity, fused by strength, not rank.
 
-Each signal ranks chunks; ranks are collapsed to notes (a note ranks by its best
-chunk), then fused by weighted reciprocal rank:
-``score = sum(w_s / (k + rank_s))``. Recency and importance are optional
-additive signals. Weights come from measurement on LoCoMo, not from guesses:
-see ``docs/benchmarks.md`` and ``mnemex eval``.
+Each signal proposes its ``pool`` best chunks. A candidate chunk then scores what it
+holds, whichever signal proposed it::
 
-An answer is one hit per note with its best chunks as snippets, bounded by
-``k`` and by a token budget.
+    score = vector * cosine + coverage * share ** coverage_power     (1 * cos + 3 * share^2)
+
+``cosine`` is its vector's similarity to the query's; ``share`` is the part of the
+query's IDF (``ln((N + 1) / (df + 0.5))`` per term, over the index's chunks) that the
+chunk's words hold, matched as keyword search matches them (stems). A chunk holding one
+common word of a long question gains little; one holding its rare words, or all of them,
+gains much. Reciprocal-rank fusion, which this replaced, gave a stray keyword at rank 1
+as much as the vector signal's best match (issue 16). A note scores its best chunk; the
+graph signal then lifts notes linked to the five best by ``graph / (rrf_k + rank)``.
+With one signal the chunks keep that signal's order. Each hit's ``why`` shows the parts.
+
+The weights were fitted on the tuning halves of LoCoMo and of a paraphrase set over the
+typing PEPs (``bench/fusion_fit.py``) and checked on the other halves; the figures, and
+what was tried and left, are in ``docs/benchmarks.md``. An optional reranker re-orders
+the best hits (:mod:`mnemex.retrieve.rerank`). Recency and importance are off by default.
+
+An answer is one hit per note with its best chunks as snippets, bounded by ``k`` and by a
+token budget.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import time
 from dataclasses import asdict, dataclass, field
@@ -21,6 +35,7 @@ from typing import Any
 from mnemex.brain import Brain
 from mnemex.index.backend import ChunkHit, IndexBackend, NoteRow, Scope
 from mnemex.retrieve.graph import proximity
+from mnemex.retrieve.rerank import Reranker, load_reranker
 from mnemex.retrieve.stopwords import STOPWORDS
 from mnemex.text.tokens import estimate_tokens
 from mnemex.vault.privacy import private_names
@@ -30,22 +45,27 @@ _TERM_RE = re.compile(r"\w+", re.UNICODE)
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each signal counts in the fusion (see docs/benchmarks.md for how chosen).
+    """How much each signal counts in the fusion (the module docstring has the formula).
 
-    Measured on LoCoMo (tuned on conversations 1-5, checked on 6-10, see
-    ``bench/locomo_eval.py``): with MiniLM vectors, keyword ranks are worth about
-    twice vector ranks, and a small ``rrf_k`` (the top of each list counts most) beats
-    the textbook 60. Equal weights at k = 60 fused *below* keyword alone (recall@10
-    0.551 vs 0.611); these defaults give 0.63, NDCG@10 0.48.
+    Fitted on the tuning halves of LoCoMo (conversations 1-5) and of the PEP paraphrase
+    set (``bench/fusion_fit.py``; figures in docs/benchmarks.md): coverage 3, power 2
+    gave LoCoMo recall@10 0.66 (0.63 with the reciprocal-rank fusion it replaced) and the
+    paraphrases 0.29 (0.25), where vector search alone finds 0.35.
     """
 
-    keyword: float = 1.0
-    vector: float = 0.5
+    #: weight of a chunk's cosine with the query
+    vector: float = 1.0
+    #: weight of the share of the query's IDF a chunk holds, and the power it is raised to
+    coverage: float = 3.0
+    coverage_power: float = 2.0
+    #: weight of the link graph's lift (``graph / (rrf_k + rank)``), and of recency and
+    #: importance (off unless shown to win; not yet on either set)
     graph: float = 0.25
     recency: float = 0.0
     importance: float = 0.0
+    #: the rank offset of the graph lift (and of keyword-only scores)
     rrf_k: float = 2.0
-    #: how many chunks each signal ranks before fusion
+    #: how many chunks each signal proposes
     pool: int = 200
     #: recency half-life in days
     half_life_days: float = 30.0
@@ -73,7 +93,9 @@ class Hit:
     kind: str
     heading: str
     snippet: str
-    why: dict[str, int]  # signal -> rank of this note in that signal (1 = first)
+    #: signal -> this note's rank in it (1 = first), and its best chunk's ``cosine``,
+    #: ``coverage`` and matched ``terms``: the parts of its score
+    why: dict[str, Any]
     age_days: float | None
     status: str | None
     date: str | None
@@ -148,6 +170,7 @@ def search(
     signals: tuple[str, ...] = ("keyword", "vector", "graph"),
     now: dt.datetime | None = None,
     full_ranking: bool = False,
+    rerank: bool = True,
 ) -> SearchResult:
     """Find the notes that best answer ``query``.
 
@@ -161,41 +184,37 @@ def search(
         signals: which signals to use (``keyword``, ``vector``, ``graph``).
         now: the time ages are measured from.
         full_ranking: also return every ranked note's path (for evaluation).
+        rerank: re-order the best hits with the reranker ``[search.rerank]`` configures
+            (none by default; see :mod:`mnemex.retrieve.rerank`).
+
+    Raises:
+        RerankError: a reranker is configured and ``rerank`` is true, but it failed.
     """
-    timings: dict[str, float] = {}
     started = time.perf_counter()
     scope = _unless_named_private(brain, scope or Scope())
     weights = weights or Weights.from_settings(brain.vault.settings.search)
     backend = brain.backend
     terms = query_terms(query)
     allowed = backend.notes_in_scope(scope)  # None: every note
-    ranks = _Ranks()
-    if "keyword" in signals and weights.keyword > 0:
-        t = time.perf_counter()
-        ranks.add("keyword", backend.keyword_search(terms, scope, weights.pool))
-        timings["keyword_ms"] = (time.perf_counter() - t) * 1000
-    if "vector" in signals and weights.vector > 0:
-        t = time.perf_counter()
-        identity = backend.get_meta("embedder")
-        if identity and backend.vector_count(identity):
-            qvec = brain.embedder.embed_query(query)
-            timings["embed_ms"] = (time.perf_counter() - t) * 1000
-            similar = backend.nearest(identity, qvec, weights.pool, among=allowed)
-            if similar:
-                ranks.add("vector", similar)
-        timings["vector_ms"] = (time.perf_counter() - t) * 1000
-    fused = ranks.fuse(weights)
+    scored = score_chunks(brain, query, scope, weights, signals, allowed=allowed)
+    timings = scored.timings
+    fused = scored.by_note()
     if "graph" in signals and weights.graph > 0 and fused:
         t = time.perf_counter()
-        ranks.lift_by_graph(backend, fused, allowed, weights)
+        scored.lift_by_graph(backend, fused, allowed, weights)
         timings["graph_ms"] = (time.perf_counter() - t) * 1000
 
     now = now or dt.datetime.now(dt.UTC)
-    order = sorted(fused.items(), key=lambda kv: -kv[1])
+    order = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
     notes = backend.notes_by_id(nid for nid, _ in order[: max(k * 3, 50)])
     if weights.recency > 0 or weights.importance > 0:
         order = _rescored(order, notes, weights, now)
-    hits, total, truncated = _hits(backend, order[:k], notes, ranks, terms, max_tokens, now)
+    reranker = load_reranker(brain.vault.settings.search) if rerank else None
+    if reranker is not None and order:
+        t = time.perf_counter()
+        order = _reranked(reranker, backend, query, order, notes, scored)
+        timings["rerank_ms"] = (time.perf_counter() - t) * 1000
+    hits, total, truncated = _hits(backend, order[:k], notes, scored, terms, max_tokens, now)
     ranking: list[str] = []
     if full_ranking:
         paths = backend.notes_by_id(nid for nid, _ in order)
@@ -216,34 +235,45 @@ def _unless_named_private(brain: Brain, scope: Scope) -> Scope:
     return scope
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """What one chunk has going for it: the parts of its score, shown in a hit's ``why``."""
+
+    note_id: int
+    keyword_rank: int | None  # its place in the keyword (BM25) ranking, 1 = first
+    vector_rank: int | None  # its place in the vector ranking
+    cosine: float | None  # similarity of its vector to the query's (None: no vector signal)
+    coverage: float  # the share of the query's IDF it holds (0-1)
+    terms: frozenset[str]  # the query terms it holds
+
+
 @dataclass
-class _Ranks:
-    """Each signal's ranking of notes, and the chunks each note could show as snippets."""
+class ScoredChunks:
+    """Every candidate chunk of one query, its fused score and its evidence."""
 
-    #: signal -> note id -> rank (1 = first)
-    by_signal: dict[str, dict[int, int]] = field(default_factory=dict)
-    #: note id -> (position in a signal's chunk ranking, chunk id): lower is shown first
-    chunks: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
+    score: dict[int, float]
+    evidence: dict[int, Evidence]
+    timings: dict[str, float] = field(default_factory=dict)
+    #: signal -> note id -> rank of the note in that signal (1 = first), for ``why``
+    note_ranks: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: each query term's IDF over the index (empty without the keyword signal)
+    idf: dict[str, float] = field(default_factory=dict)
+    #: note id -> the reranker's score, for the notes it re-scored
+    reranked: dict[int, float] = field(default_factory=dict)
 
-    def add(self, signal: str, hits: list[ChunkHit]) -> None:
-        """Rank notes by their best chunk in ``hits`` (best first)."""
-        # snippets prefer what the vector signal ranked first, then keyword
-        bias = 0.0 if signal == "vector" else 0.5
-        note_rank: dict[int, int] = {}
-        for position, hit in enumerate(hits):
-            if hit.note_id not in note_rank:
-                note_rank[hit.note_id] = len(note_rank) + 1
-            self.chunks.setdefault(hit.note_id, []).append((position + bias, hit.chunk_id))
-        self.by_signal[signal] = note_rank
+    def by_note(self) -> dict[int, float]:
+        """Note id -> the score of its best chunk."""
+        best: dict[int, float] = {}
+        for cid, value in self.score.items():
+            nid = self.evidence[cid].note_id
+            if value > best.get(nid, -math.inf):
+                best[nid] = value
+        return best
 
-    def fuse(self, weights: Weights) -> dict[int, float]:
-        """Weighted reciprocal rank fusion: note id -> sum of ``w_s / (k + rank_s)``."""
-        fused: dict[int, float] = {}
-        for signal, note_rank in self.by_signal.items():
-            w = getattr(weights, signal)
-            for note_id, rank in note_rank.items():
-                fused[note_id] = fused.get(note_id, 0.0) + w / (weights.rrf_k + rank)
-        return fused
+    def chunks_of(self, note_id: int, n: int = 2) -> list[int]:
+        """The note's ``n`` best chunks, best first."""
+        mine = [cid for cid, ev in self.evidence.items() if ev.note_id == note_id]
+        return sorted(mine, key=lambda cid: (-self.score[cid], cid))[:n]
 
     def lift_by_graph(
         self,
@@ -253,13 +283,106 @@ class _Ranks:
         weights: Weights,
     ) -> None:
         """Add the graph signal to ``fused``: notes near the five best, nearest first."""
-        seeds = [nid for nid, _ in sorted(fused.items(), key=lambda kv: -kv[1])[:5]]
+        seeds = [nid for nid, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:5]]
         near = proximity(backend, seeds, allowed=allowed)
         if near:
             graph_rank = {nid: i + 1 for i, nid in enumerate(near)}
-            self.by_signal["graph"] = graph_rank
+            self.note_ranks["graph"] = graph_rank
             for note_id, rank in graph_rank.items():
                 fused[note_id] = fused.get(note_id, 0.0) + weights.graph / (weights.rrf_k + rank)
+
+
+def score_chunks(
+    brain: Brain,
+    query: str,
+    scope: Scope,
+    weights: Weights,
+    signals: tuple[str, ...] = ("keyword", "vector"),
+    allowed: set[int] | None = None,
+) -> ScoredChunks:
+    """Rank the chunks in ``scope`` for ``query`` by the fusion of :class:`Weights`.
+
+    The candidates are the ``pool`` best chunks of each signal. With both signals a
+    chunk scores ``vector x cosine + coverage x share ** coverage_power``, where
+    ``share`` is the part of the query's IDF that the chunk's words cover: a chunk that
+    holds one common word of a long question gains little, one that holds its rare
+    words or all of them gains much, and a chunk the vector signal did not rank keeps
+    its own (lower) cosine. With one signal the chunks keep that signal's order.
+    """
+    timings: dict[str, float] = {}
+    backend = brain.backend
+    terms = query_terms(query)
+    keyword: list[ChunkHit] = []
+    similar: list[ChunkHit] = []
+    if "keyword" in signals:
+        t = time.perf_counter()
+        keyword = backend.keyword_search(terms, scope, weights.pool)
+        timings["keyword_ms"] = (time.perf_counter() - t) * 1000
+    identity = backend.get_meta("embedder") if "vector" in signals else None
+    qvec = None
+    if identity and backend.vector_count(identity):
+        t = time.perf_counter()
+        qvec = brain.embedder.embed_query(query)
+        timings["embed_ms"] = (time.perf_counter() - t) * 1000
+        similar = backend.nearest(identity, qvec, weights.pool, among=allowed)
+        timings["vector_ms"] = (time.perf_counter() - t) * 1000
+    note_of = {h.chunk_id: h.note_id for h in [*keyword, *similar]}
+    keyword_rank = {h.chunk_id: n for n, h in enumerate(keyword, 1)}
+    vector_rank = {h.chunk_id: n for n, h in enumerate(similar, 1)}
+    cosine = {h.chunk_id: h.score for h in similar}
+    if qvec is not None and identity and keyword:
+        missing = {h.note_id for h in keyword if h.chunk_id not in cosine}
+        if missing:
+            table = backend.vectors_of(identity, missing)
+            if len(table.chunk_ids):  # an empty table may not have the query's width
+                for cid, value in zip(table.chunk_ids, table.matrix @ qvec, strict=True):
+                    if int(cid) in keyword_rank:
+                        cosine.setdefault(int(cid), float(value))
+    t = time.perf_counter()
+    idf, share, held = _coverage(backend, terms, note_of) if keyword else ({}, {}, {})
+    timings["coverage_ms"] = (time.perf_counter() - t) * 1000
+    evidence = {
+        cid: Evidence(
+            nid,
+            keyword_rank.get(cid),
+            vector_rank.get(cid),
+            None if qvec is None else round(cosine.get(cid, 0.0), 4),
+            round(share.get(cid, 0.0), 4),
+            held.get(cid, frozenset()),
+        )
+        for cid, nid in note_of.items()
+    }
+    score: dict[int, float] = {}
+    for cid, ev in evidence.items():
+        if qvec is None:  # keyword only: BM25's order
+            score[cid] = 1.0 / (weights.rrf_k + (ev.keyword_rank or len(keyword) + 1))
+        elif not keyword:  # vector only: the cosine's order
+            score[cid] = ev.cosine or 0.0
+        else:
+            score[cid] = weights.vector * (ev.cosine or 0.0) + weights.coverage * (
+                ev.coverage**weights.coverage_power
+            )
+    result = ScoredChunks(score, evidence, timings, idf=idf)
+    for signal, ranked in (("keyword", keyword), ("vector", similar)):
+        if ranked:
+            note_rank: dict[int, int] = {}
+            for hit in ranked:
+                note_rank.setdefault(hit.note_id, len(note_rank) + 1)
+            result.note_ranks[signal] = note_rank
+    return result
+
+
+def _coverage(
+    backend: IndexBackend, terms: list[str], chunks: dict[int, int]
+) -> tuple[dict[str, float], dict[int, float], dict[int, frozenset[str]]]:
+    """Each term's IDF, each chunk's share of the query's IDF, and the terms it holds."""
+    stats = backend.term_stats(terms, chunks)
+    idf = {t: math.log((stats.chunks + 1) / (stats.df.get(t, 0) + 0.5)) for t in terms}
+    total = sum(idf.values())
+    if total <= 0:
+        return idf, {}, stats.held
+    share = {cid: sum(idf[t] for t in held) / total for cid, held in stats.held.items()}
+    return idf, share, stats.held
 
 
 def _rescored(
@@ -279,24 +402,48 @@ def _rescored(
     return sorted(rescored, key=lambda kv: -kv[1])
 
 
+def _reranked(
+    reranker: Reranker,
+    backend: IndexBackend,
+    query: str,
+    order: list[tuple[int, float]],
+    notes: dict[int, NoteRow],
+    scored: ScoredChunks,
+) -> list[tuple[int, float]]:
+    """``order`` with its ``top`` best notes sorted by the reranker's score of each note's
+    title and best chunk (recorded as ``why["rerank"]``); the rest keep their places after."""
+    head = order[: reranker.settings.top]
+    best = {nid: scored.chunks_of(nid, 1) for nid, _ in head}
+    chunks = backend.chunks_by_id(cid for ids in best.values() for cid in ids)
+    missing = [nid for nid, _ in head if nid not in notes]
+    notes = {**notes, **(backend.notes_by_id(missing) if missing else {})}
+    documents = [
+        "\n".join([notes[nid].title, *(chunks[c].text for c in best[nid] if c in chunks)]).strip()
+        for nid, _ in head
+    ]
+    relevance = reranker.scores(query, documents)
+    scored.reranked = {nid: value for (nid, _), value in zip(head, relevance, strict=True)}
+    ranked = sorted(zip(head, relevance, strict=True), key=lambda p: (-p[1], p[0][0]))
+    return [pair for pair, _ in ranked] + order[len(head) :]
+
+
 def _hits(
     backend: IndexBackend,
     order: list[tuple[int, float]],
     notes: dict[int, NoteRow],
-    ranks: _Ranks,
+    scored: ScoredChunks,
     terms: list[str],
     max_tokens: int | None,
     now: dt.datetime,
 ) -> tuple[list[Hit], int, bool]:
     """The hits of ``order``, best first, until ``max_tokens``: (hits, their tokens, truncated)."""
-    chunk_ids = [cid for nid, _ in order for cid in _best_chunk_ids(ranks.chunks.get(nid, []))]
-    chunks = backend.chunks_by_id(chunk_ids)
+    best = {nid: scored.chunks_of(nid) for nid, _ in order}
+    chunks = backend.chunks_by_id(cid for ids in best.values() for cid in ids)
     hits: list[Hit] = []
     total = 0
     for nid, score in order:
         note = notes.get(nid) or backend.notes_by_id([nid])[nid]
-        best = _best_chunk_ids(ranks.chunks.get(nid, []))
-        picked = [chunks[cid] for cid in best if cid in chunks]
+        picked = [chunks[cid] for cid in best[nid] if cid in chunks]
         snippets = [Snippet(c.heading, _snippet(c.text, terms), c.line) for c in picked]
         first = snippets[0] if snippets else Snippet("", "", 0)
         hit = Hit(
@@ -306,7 +453,7 @@ def _hits(
             kind=note.kind,
             heading=first.heading,
             snippet=first.text,
-            why={signal: r[nid] for signal, r in ranks.by_signal.items() if nid in r},
+            why=_why(nid, best[nid][0] if best[nid] else None, scored),
             age_days=None if (a := _age_days(note.date, now)) is None else round(a, 1),
             status=note.status,
             date=note.date,
@@ -324,14 +471,32 @@ def _hits(
     return hits, total, False
 
 
-def _best_chunk_ids(candidates: list[tuple[float, int]], n: int = 2) -> list[int]:
-    picked: list[int] = []
-    for _, cid in sorted(candidates):
-        if cid not in picked:
-            picked.append(cid)
-            if len(picked) == n:
-                break
-    return picked
+def _why(note_id: int, chunk_id: int | None, scored: ScoredChunks) -> dict[str, Any]:
+    """Why a note ranks where it does: its rank in each signal, and its best chunk's cosine,
+    coverage and the query terms that chunk holds (the parts of its score)."""
+    why: dict[str, Any] = {
+        signal: ranks[note_id] for signal, ranks in scored.note_ranks.items() if note_id in ranks
+    }
+    if note_id in scored.reranked:
+        why["rerank"] = round(scored.reranked[note_id], 4)
+    if chunk_id is not None:
+        ev = scored.evidence[chunk_id]
+        if ev.cosine is not None:
+            why["cosine"] = ev.cosine
+        if "keyword" in scored.note_ranks:
+            why["coverage"] = ev.coverage
+            why["terms"] = sorted(ev.terms)
+    return why
 
 
-__all__ = ["Hit", "SearchResult", "Snippet", "Weights", "query_terms", "search"]
+__all__ = [
+    "Evidence",
+    "Hit",
+    "ScoredChunks",
+    "SearchResult",
+    "Snippet",
+    "Weights",
+    "query_terms",
+    "score_chunks",
+    "search",
+]

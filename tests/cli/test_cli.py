@@ -40,6 +40,14 @@ def test_search_json_lists_one_hit_per_note_with_path_title_and_score(notes: Pat
     assert {"path", "title", "score", "snippet", "why"} <= set(hits[0])
 
 
+def test_search_text_says_why_each_hit_ranks(notes: Path) -> None:
+    out = run("--vault", str(notes), "search", "PostgreSQL record", "-k", "1").stdout
+    assert "notes/database.md" in out
+    why = next(line.strip() for line in out.splitlines() if line.strip().startswith("why:"))
+    assert why.startswith("why: keyword #1 · vector #")
+    assert "coverage 1.0 (postgresql, record)" in why
+
+
 def test_search_scope_options_filter_the_hits(notes: Path) -> None:
     hits = run_json("--vault", str(notes), "search", "ranks documents", "--kind", "knowledge")
     assert [h["path"] for h in hits] == ["wiki/general/concepts/bm25.md"]

@@ -35,6 +35,7 @@ BACKGROUND_STEPS = 64
     help="Comma-separated: keyword, vector, graph.",
 )
 @click.option("--no-sync", is_flag=True, help="Do not bring the index up to date first.")
+@click.option("--no-rerank", is_flag=True, help="Skip the reranker [search.rerank] sets.")
 @json_option
 @pass_app
 @handle_errors
@@ -52,6 +53,7 @@ def search(
     max_tokens: int | None,
     signals: str,
     no_sync: bool,
+    no_rerank: bool,
     as_json: bool,
 ) -> None:
     """Hybrid search (keyword + meaning + links); one hit per note."""
@@ -75,7 +77,15 @@ def search(
         raise click.BadParameter(
             f"unknown signal(s): {', '.join(sorted(unknown))}", param_hint="--signals"
         )
-    result = run_search(brain, query, scope=scope, k=k, max_tokens=max_tokens, signals=wanted)
+    result = run_search(
+        brain,
+        query,
+        scope=scope,
+        k=k,
+        max_tokens=max_tokens,
+        signals=wanted,
+        rerank=not no_rerank,
+    )
 
     def text() -> None:
         if not result.hits:
@@ -84,10 +94,23 @@ def search(
             where = f" § {hit.heading}" if hit.heading else ""
             click.echo(f"{hit.score:.4f}  {hit.path}{where}  ({hit.title})")
             click.echo(f"        {hit.snippet[:160]}")
+            click.echo(f"        why: {why_line(hit.why)}")
         if result.truncated:
             click.echo(f"(more hits left out to fit --max-tokens {max_tokens})")
 
     emit([h.to_dict() for h in result.hits], as_json, text)
+
+
+def why_line(why: dict[str, object]) -> str:
+    """A hit's ``why`` on one line: ``keyword #1 · vector #3 · cosine 0.52 · coverage 0.8
+    (auth, token)``."""
+    parts = [
+        f"{signal} #{why[signal]}" for signal in ("keyword", "vector", "graph") if signal in why
+    ]
+    parts += [f"{key} {why[key]}" for key in ("cosine", "coverage", "rerank") if key in why]
+    terms = why.get("terms")
+    line = " · ".join(parts)
+    return f"{line} ({', '.join(map(str, terms))})" if isinstance(terms, list) and terms else line
 
 
 @click.command()

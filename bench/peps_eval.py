@@ -52,8 +52,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parents[1]
 PEPS = REPO.parent / "shared" / "data" / "peps-typing"
 QUERIES = REPO / "bench" / "data" / "peps_queries.json"
@@ -160,34 +158,24 @@ def chunk_stats(root: Path) -> dict[str, Any]:
 def section_ranking(
     brain: Any, query: str, weights: Any, signals: tuple[str, ...] = ("keyword", "vector")
 ) -> list[tuple[str, str]]:
-    """(note stem, heading path) in order of each section's best chunk, fused as search does
-    from the ``signals`` given (keyword, vector or both)."""
+    """(note stem, heading path) in order of each section's best chunk, ranked as search
+    ranks chunks (``score_chunks``) from the ``signals`` given (keyword, vector or both)."""
     from mnemex.index.backend import Scope
-    from mnemex.retrieve.search import query_terms
+    from mnemex.retrieve.search import score_chunks
 
-    backend = brain.backend
-    fused: dict[int, float] = {}
-    if "keyword" in signals:
-        hits = backend.keyword_search(query_terms(query), Scope(), weights.pool)
-        for rank, hit in enumerate(hits, 1):
-            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + weights.keyword / (
-                weights.rrf_k + rank
-            )
-    if "vector" in signals:
-        table = backend.vectors_of(backend.get_meta("embedder"))
-        scores = table.matrix @ brain.embedder.embed_query(query)
-        top = np.argsort(-scores, kind="stable")[: weights.pool]
-        for rank, i in enumerate(top, 1):
-            cid = int(table.chunk_ids[i])
-            fused[cid] = fused.get(cid, 0.0) + weights.vector / (weights.rrf_k + rank)
-    order = sorted(fused, key=lambda cid: -fused[cid])
-    chunks = backend.chunks_by_id(order)
-    notes = backend.notes_by_id({chunks[cid].note_id for cid in order})
+    scored = score_chunks(brain, query, Scope(), weights, signals)
+    return sections_in_order(brain, scored.score)
+
+
+def sections_in_order(brain: Any, score: dict[int, float]) -> list[tuple[str, str]]:
+    """(note stem, heading path) of the chunks of ``score``, best first, each section once."""
+    order = sorted(score, key=lambda cid: (-score[cid], cid))
+    chunks = brain.backend.chunks_by_id(order)
+    notes = brain.backend.notes_by_id({chunks[cid].note_id for cid in order})
     seen: dict[tuple[str, str], None] = {}
     for cid in order:
         chunk = chunks[cid]
-        stem = Path(notes[chunk.note_id].path).stem
-        seen.setdefault((stem, chunk.heading), None)
+        seen.setdefault((Path(notes[chunk.note_id].path).stem, chunk.heading), None)
     return list(seen)
 
 

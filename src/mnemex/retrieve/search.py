@@ -194,7 +194,6 @@ def search(
     scope = _unless_named_private(brain, scope or Scope())
     weights = weights or Weights.from_settings(brain.vault.settings.search)
     backend = brain.backend
-    terms = query_terms(query)
     allowed = backend.notes_in_scope(scope)  # None: every note
     scored = score_chunks(brain, query, scope, weights, signals, allowed=allowed)
     timings = scored.timings
@@ -214,7 +213,7 @@ def search(
         t = time.perf_counter()
         order = _reranked(reranker, backend, query, order, notes, scored)
         timings["rerank_ms"] = (time.perf_counter() - t) * 1000
-    hits, total, truncated = _hits(backend, order[:k], notes, scored, terms, max_tokens, now)
+    hits, total, truncated = _hits(backend, order[:k], notes, scored, max_tokens, now)
     ranking: list[str] = []
     if full_ranking:
         paths = backend.notes_by_id(nid for nid, _ in order)
@@ -253,6 +252,8 @@ class ScoredChunks:
 
     score: dict[int, float]
     evidence: dict[int, Evidence]
+    #: the query's terms, as keyword search and coverage read them
+    terms: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     #: signal -> note id -> rank of the note in that signal (1 = first), for ``why``
     note_ranks: dict[str, dict[int, int]] = field(default_factory=dict)
@@ -261,19 +262,20 @@ class ScoredChunks:
     #: note id -> the reranker's score, for the notes it re-scored
     reranked: dict[int, float] = field(default_factory=dict)
 
+    #: note id -> its candidate chunks, best first
+    note_chunks: dict[int, list[int]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for cid in sorted(self.score, key=lambda c: (-self.score[c], c)):
+            self.note_chunks.setdefault(self.evidence[cid].note_id, []).append(cid)
+
     def by_note(self) -> dict[int, float]:
         """Note id -> the score of its best chunk."""
-        best: dict[int, float] = {}
-        for cid, value in self.score.items():
-            nid = self.evidence[cid].note_id
-            if value > best.get(nid, -math.inf):
-                best[nid] = value
-        return best
+        return {nid: self.score[cids[0]] for nid, cids in self.note_chunks.items()}
 
     def chunks_of(self, note_id: int, n: int = 2) -> list[int]:
         """The note's ``n`` best chunks, best first."""
-        mine = [cid for cid, ev in self.evidence.items() if ev.note_id == note_id]
-        return sorted(mine, key=lambda cid: (-self.score[cid], cid))[:n]
+        return self.note_chunks.get(note_id, [])[:n]
 
     def lift_by_graph(
         self,
@@ -346,23 +348,23 @@ def score_chunks(
             nid,
             keyword_rank.get(cid),
             vector_rank.get(cid),
-            None if qvec is None else round(cosine.get(cid, 0.0), 4),
-            round(share.get(cid, 0.0), 4),
+            None if qvec is None else cosine.get(cid, 0.0),
+            share.get(cid, 0.0),
             held.get(cid, frozenset()),
         )
         for cid, nid in note_of.items()
     }
-    score: dict[int, float] = {}
-    for cid, ev in evidence.items():
-        if qvec is None:  # keyword only: BM25's order
-            score[cid] = 1.0 / (weights.rrf_k + (ev.keyword_rank or len(keyword) + 1))
-        elif not keyword:  # vector only: the cosine's order
-            score[cid] = ev.cosine or 0.0
-        else:
-            score[cid] = weights.vector * (ev.cosine or 0.0) + weights.coverage * (
-                ev.coverage**weights.coverage_power
-            )
-    result = ScoredChunks(score, evidence, timings, idf=idf)
+    if qvec is None:  # keyword only: BM25's order
+        score = {cid: 1.0 / (weights.rrf_k + rank) for cid, rank in keyword_rank.items()}
+    elif not keyword:  # vector only: the cosine's order
+        score = dict(cosine)
+    else:
+        score = {
+            cid: weights.vector * cosine.get(cid, 0.0)
+            + weights.coverage * share.get(cid, 0.0) ** weights.coverage_power
+            for cid in note_of
+        }
+    result = ScoredChunks(score, evidence, terms, timings, idf=idf)
     for signal, ranked in (("keyword", keyword), ("vector", similar)):
         if ranked:
             note_rank: dict[int, int] = {}
@@ -432,7 +434,6 @@ def _hits(
     order: list[tuple[int, float]],
     notes: dict[int, NoteRow],
     scored: ScoredChunks,
-    terms: list[str],
     max_tokens: int | None,
     now: dt.datetime,
 ) -> tuple[list[Hit], int, bool]:
@@ -444,7 +445,7 @@ def _hits(
     for nid, score in order:
         note = notes.get(nid) or backend.notes_by_id([nid])[nid]
         picked = [chunks[cid] for cid in best[nid] if cid in chunks]
-        snippets = [Snippet(c.heading, _snippet(c.text, terms), c.line) for c in picked]
+        snippets = [Snippet(c.heading, _snippet(c.text, scored.terms), c.line) for c in picked]
         first = snippets[0] if snippets else Snippet("", "", 0)
         hit = Hit(
             path=note.path,
@@ -482,9 +483,9 @@ def _why(note_id: int, chunk_id: int | None, scored: ScoredChunks) -> dict[str, 
     if chunk_id is not None:
         ev = scored.evidence[chunk_id]
         if ev.cosine is not None:
-            why["cosine"] = ev.cosine
+            why["cosine"] = round(ev.cosine, 4)
         if "keyword" in scored.note_ranks:
-            why["coverage"] = ev.coverage
+            why["coverage"] = round(ev.coverage, 4)
             why["terms"] = sorted(ev.terms)
     return why
 

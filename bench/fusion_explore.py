@@ -27,7 +27,6 @@ import json
 import math
 import re
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from paraphrase_check import QUERIES, stem
 from paraphrase_eval import query_row, target_ranking
-from peps_eval import write_vault
+from peps_eval import peps_brain
 
 #: keyword hits, vector hits (id -> score, best first), query stems -> fused scores
 Fusion = Callable[[dict[int, float], dict[int, float], set[str]], dict[int, float]]
@@ -190,32 +189,25 @@ def fusions(coverage: Coverage, rrf_k: float) -> dict[str, Fusion]:
 
 
 def paraphrase(pool: int) -> None:
-    from mnemex.brain import Brain
-    from mnemex.embed import load_embedder
     from mnemex.index.backend import Scope
     from mnemex.retrieve.search import Weights, query_terms
-    from mnemex.vault import Vault
 
     queries = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
     weights = Weights()
-    with tempfile.TemporaryDirectory(prefix="mnemex-fusion-") as tmp:
-        root = Path(tmp) / "vault"
-        write_vault(root)
-        with Brain(Vault(root), embedder=load_embedder("minilm")) as brain:
-            brain.sync()
-            backend = brain.backend
-            table = backend.vectors_of(backend.get_meta("embedder"))
-            rows = backend.chunks_by_id(int(c) for c in table.chunk_ids)
-            notes = backend.notes_by_id({r.note_id for r in rows.values()})
-            coverage = Coverage({cid: f"{r.heading}\n{r.text}" for cid, r in rows.items()})
-            runs = []
-            for q in queries:
-                k = {h.chunk_id: h.score for h in backend.keyword_search(
-                    query_terms(q["text"]), Scope(), pool)}  # fmt: skip
-                scores = table.matrix @ brain.embedder.embed_query(q["text"])
-                order = scores.argsort()[::-1][:pool]
-                v = {int(table.chunk_ids[i]): float(scores[i]) for i in order}
-                runs.append((q, k, v, {stem(t) for t in query_terms(q["text"])}))
+    with peps_brain("mnemex-fusion-") as brain:
+        backend = brain.backend
+        table = backend.vectors_of(backend.get_meta("embedder"))
+        rows = backend.chunks_by_id(int(c) for c in table.chunk_ids)
+        notes = backend.notes_by_id({r.note_id for r in rows.values()})
+        coverage = Coverage({cid: f"{r.heading}\n{r.text}" for cid, r in rows.items()})
+        runs = []
+        for q in queries:
+            k = {h.chunk_id: h.score for h in backend.keyword_search(
+                query_terms(q["text"]), Scope(), pool)}  # fmt: skip
+            scores = table.matrix @ brain.embedder.embed_query(q["text"])
+            order = scores.argsort()[::-1][:pool]
+            v = {int(table.chunk_ids[i]): float(scores[i]) for i in order}
+            runs.append((q, k, v, {stem(t) for t in query_terms(q["text"])}))
     for name, fuse in fusions(coverage, weights.rrf_k).items():
         cells = []
         for half in ("tuning", "report"):

@@ -26,7 +26,6 @@ import json
 import math
 import pickle
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from paraphrase_eval import QUERIES
-from peps_eval import answers, write_vault
+from peps_eval import answers, peps_brain
 
 BETAS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 POWERS = (1.0, 1.5, 2.0, 3.0, 4.0)
@@ -96,45 +95,38 @@ def _question(scored: Any, unit_of: dict[int, int], target: dict[int, int], **kw
 
 
 def paraphrase_questions() -> list[Question]:
-    from mnemex.brain import Brain
-    from mnemex.embed import load_embedder
     from mnemex.index.backend import Scope
     from mnemex.retrieve.search import Weights, score_chunks
-    from mnemex.vault import Vault
 
     queries = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
     out = []
-    with tempfile.TemporaryDirectory(prefix="mnemex-fit-") as tmp:
-        root = Path(tmp) / "vault"
-        write_vault(root)
-        with Brain(Vault(root), embedder=load_embedder("minilm")) as brain:
-            brain.sync()
-            backend = brain.backend
-            for q in queries:
-                scored = score_chunks(brain, q["text"], Scope(), Weights())
-                chunks = backend.chunks_by_id(scored.evidence)
-                notes = backend.notes_by_id({c.note_id for c in chunks.values()})
-                sections: dict[tuple[str, str], int] = {}
-                unit_of: dict[int, int] = {}
-                target: dict[int, int] = {}
-                for cid, chunk in chunks.items():
-                    key = (Path(notes[chunk.note_id].path).stem, chunk.heading)
-                    u = unit_of[cid] = sections.setdefault(key, len(sections))
-                    for n, t in enumerate(q["targets"]):
-                        if answers(key[0], key[1], [t]):
-                            target.setdefault(u, n)
-                half = "tuning" if q["half"] == "tuning" else "other"
-                out.append(
-                    _question(
-                        scored,
-                        unit_of,
-                        target,
-                        set="paraphrase",
-                        half=half,
-                        kind=q["type"],
-                        n_targets=len(q["targets"]),
-                    )
+    with peps_brain("mnemex-fit-") as brain:
+        backend = brain.backend
+        for q in queries:
+            scored = score_chunks(brain, q["text"], Scope(), Weights())
+            chunks = backend.chunks_by_id(scored.evidence)
+            notes = backend.notes_by_id({c.note_id for c in chunks.values()})
+            sections: dict[tuple[str, str], int] = {}
+            unit_of: dict[int, int] = {}
+            target: dict[int, int] = {}
+            for cid, chunk in chunks.items():
+                key = (Path(notes[chunk.note_id].path).stem, chunk.heading)
+                u = unit_of[cid] = sections.setdefault(key, len(sections))
+                for n, t in enumerate(q["targets"]):
+                    if answers(key[0], key[1], [t]):
+                        target.setdefault(u, n)
+            half = "tuning" if q["half"] == "tuning" else "other"
+            out.append(
+                _question(
+                    scored,
+                    unit_of,
+                    target,
+                    set="paraphrase",
+                    half=half,
+                    kind=q["type"],
+                    n_targets=len(q["targets"]),
                 )
+            )
     return out
 
 

@@ -49,6 +49,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +110,21 @@ def write_vault(root: Path) -> list[str]:
         note.write_text(f"---\ntitle: {json.dumps(title)}\n---\n\n{body}", encoding="utf-8")
         stems.append(path.stem)
     return stems
+
+
+@contextmanager
+def peps_brain(prefix: str) -> Iterator[Any]:
+    """A brain on the PEPs in a throw-away vault, synced with MiniLM (yields the Brain)."""
+    from mnemex.brain import Brain
+    from mnemex.embed import load_embedder
+    from mnemex.vault import Vault
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        root = Path(tmp) / "vault"
+        write_vault(root)
+        with Brain(Vault(root), embedder=load_embedder("minilm")) as brain:
+            brain.sync()
+            yield brain
 
 
 def _norm(title: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from locomo_eval import saved_index
 from paraphrase_check import QUERIES, stem
 from paraphrase_eval import query_row, target_ranking
 from peps_eval import peps_brain
@@ -229,17 +230,12 @@ def paraphrase(pool: int) -> None:
 def locomo(workdir: Path, pool: int) -> None:
     from mnemex.brain import Brain
     from mnemex.embed import load_embedder
-    from mnemex.evaluate.retrieval import load_dataset, note_paths, query_metrics
+    from mnemex.evaluate.retrieval import query_metrics
     from mnemex.index.backend import Scope
     from mnemex.retrieve.search import Weights, query_terms
     from mnemex.vault import Vault
 
-    if not (workdir / "vault").is_dir():
-        sys.exit(f"no LoCoMo index in {workdir}: run bench/locomo_eval.py --workdir {workdir}")
-    data = load_dataset(workdir / "dataset")
-    slugs, paths = note_paths(data.documents)
-    doc_of = {path: doc for (_group, doc), path in paths.items()}
-    half_a = set(list(dict.fromkeys(q.group for q in data.queries))[:5])
+    data, slugs, doc_of, half_a = saved_index(workdir)
     weights = Weights()
     with Brain(Vault(workdir / "vault"), embedder=load_embedder("minilm")) as brain:
         backend = brain.backend

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from locomo_eval import saved_index
 from paraphrase_eval import QUERIES
 from peps_eval import answers, peps_brain
 
@@ -133,17 +134,11 @@ def paraphrase_questions() -> list[Question]:
 def locomo_questions(workdir: Path) -> list[Question]:
     from mnemex.brain import Brain
     from mnemex.embed import load_embedder
-    from mnemex.evaluate.retrieval import load_dataset, note_paths
     from mnemex.index.backend import Scope
     from mnemex.retrieve.search import Weights, score_chunks
     from mnemex.vault import Vault
 
-    if not (workdir / "vault").is_dir():
-        sys.exit(f"no LoCoMo index in {workdir}: run bench/locomo_eval.py --workdir {workdir}")
-    data = load_dataset(workdir / "dataset")
-    slugs, paths = note_paths(data.documents)
-    doc_of = {path: doc for (_group, doc), path in paths.items()}
-    tuning = set(list(dict.fromkeys(q.group for q in data.queries))[:5])
+    data, slugs, doc_of, tuning = saved_index(workdir)
     out = []
     with Brain(Vault(workdir / "vault"), embedder=load_embedder("minilm")) as brain:
         backend = brain.backend

@@ -52,6 +52,19 @@ def outside_repo(path: Path) -> Path:
     return resolved
 
 
+def saved_index(workdir: Path) -> tuple[Any, dict[str, str], dict[str, str], set[str]]:
+    """The dataset and index a ``--workdir`` run left: (dataset, group -> project slug,
+    note path -> document id, the tuning half's groups)."""
+    from mnemex.evaluate.retrieval import note_paths
+
+    if not (workdir / "vault").is_dir():
+        sys.exit(f"no LoCoMo index in {workdir}: run bench/locomo_eval.py --workdir {workdir}")
+    data = load_dataset(workdir / "dataset")
+    slugs, paths = note_paths(data.documents)
+    doc_of = {path: doc for (_group, doc), path in paths.items()}
+    return data, slugs, doc_of, set(list(dict.fromkeys(q.group for q in data.queries))[:5])
+
+
 def run(workdir: Path, json_out: Path | None) -> dict[str, Any]:
     data_dir = workdir / "dataset"
     stats = convert_locomo(locate_data(), data_dir)

@@ -1,7 +1,7 @@
 """Fact retention of offline digests: is what a later session asks still in the digest?
 
     python bench/digest_retention.py [--set written|synthetic|both] [--show-misses]
-                                     [--show-digest ID] [--json]
+                                     [--show-digest ID] [--budget CHARS] [--json]
 
 Two sets of sessions, read by the real readers and digested by ``harvest.digest.extract``:
 
@@ -38,6 +38,7 @@ from digest_corpus import DATA as WRITTEN
 from digest_corpus import load_scripts, norm, render
 from harvest_recall import DATA as SYNTH_DATA
 from harvest_recall import ROUTINES, build_corpus, routine
+from mnemex.harvest import digest
 from mnemex.harvest.digest import clean, extract
 from mnemex.harvest.readers import load_reader
 from mnemex.harvest.transcript import Session
@@ -188,7 +189,10 @@ def main() -> int:
     parser.add_argument("--show-digest", metavar="ID", help="print one session's digest")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--sessions", type=Path, default=WRITTEN, help="the written scripts")
+    parser.add_argument("--budget", type=int, help="digest size budget (default: the digester's)")
     args = parser.parse_args()
+    if args.budget:
+        digest.BUDGET = args.budget  # what the budget costs; absent in older digesters
     results = []
     with tempfile.TemporaryDirectory(prefix="mnemex-retention-") as tmp:
         sets = []

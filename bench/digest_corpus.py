@@ -109,8 +109,8 @@ def _numbered(text: str) -> str:
     return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(text.splitlines(), 1))
 
 
-class _Claude:
-    """Claude Code's project-folder JSONL."""
+class _Writer:
+    """What both harnesses' writers hold: the script, its session id, folder and clock."""
 
     def __init__(self, script: dict[str, Any]) -> None:
         self.s = script
@@ -118,6 +118,13 @@ class _Claude:
         self.cwd = script["cwd"]
         self.when = _start(script)
         self.lines: list[dict[str, Any]] = []
+
+
+class _Claude(_Writer):
+    """Claude Code's project-folder JSONL."""
+
+    def __init__(self, script: dict[str, Any]) -> None:
+        super().__init__(script)
         self.parent: str | None = None
         self.n = 0
         self.msg = 0
@@ -261,15 +268,11 @@ class _Claude:
         self.user([{"type": "text", "text": "[Request interrupted by user]"}])
 
 
-class _Codex:
+class _Codex(_Writer):
     """Codex CLI's rollout JSONL."""
 
     def __init__(self, script: dict[str, Any]) -> None:
-        self.s = script
-        self.sid = _uuid(script["id"])
-        self.cwd = script["cwd"]
-        self.when = _start(script)
-        self.lines: list[dict[str, Any]] = []
+        super().__init__(script)
         self.calls = 0
 
     def put(self, kind: str, payload: dict[str, Any]) -> None:

@@ -328,3 +328,24 @@ def test_error_lines_prefer_the_assertion_to_banners_and_frames() -> None:
     )
     assert error_lines(output, 1) == ["KeyError: 'CHF'"]
     assert error_lines("Compiling\nall good\n", 1) == ["all good"]  # nothing reads as an error
+
+
+def test_the_last_passing_run_says_how_the_tests_ended() -> None:
+    session = _session(
+        ("user", "Upgrade Next to 15 and keep the smoke tests green."),
+        ("run", "pnpm test:e2e --grep @smoke", 1, "Error: expect(received).toBe(expected)"),
+        ("edit", "/w/app/app/timetable/page.tsx"),
+        (
+            "run",
+            "pnpm test:e2e --grep @smoke",
+            0,
+            "Running 14 tests using 4 workers\n  14 passed (14.8s)",
+        ),
+        ("run", "git status --short", 0, " M app/timetable/page.tsx"),
+        ("say", "Done."),
+    )
+    assert "Last run: `pnpm test:e2e --grep @smoke`: 14 passed (14.8s)" in extract(session).solved
+    session.turns.append(
+        Turn("assistant", tool_calls=[ToolCall("Bash", "x", "z", "npm run lint", 1, failed=True)])
+    )
+    assert not any(s.startswith("Last run") for s in extract(session).solved)  # failed since

@@ -431,6 +431,29 @@ def _findings(sal: Salience) -> dict[int, float]:
     return out
 
 
+#: A test or build run's closing tally: ``117 passed in 3.88s``, ``test result: ok. 12 passed``.
+_TALLY = re.compile(
+    r"\b\d+ (?:passed|passing|tests? passed)\b|test result: ok|\bTests?:\s+\d+ passed|"
+    r"\bok\s+\S+\s+[\d.]+s$|\bBuild succeeded\b|\bcompiled successfully\b",
+    re.IGNORECASE,
+)
+
+
+def _last_run(session: Session) -> str | None:
+    """How the last passing test or build run ended, when the session ran one after its last
+    failure: ``Last run: `pytest -q`: 117 passed in 3.88s``."""
+    results = {r.call_id: r for t in session.turns for r in t.tool_results if r.call_id}
+    for call in reversed([c for c in session.tool_calls if c.command]):
+        if call.failed:
+            return None
+        result = results.get(call.call_id) if call.call_id else None
+        tally = [ln.strip() for ln in (result.text if result else "").splitlines()]
+        tally = [ln for ln in tally if _TALLY.search(ln)]
+        if tally:
+            return clean(f"Last run: `{_code(call.command or '', 80)}`: {tally[-1]}", 200)
+    return None
+
+
 @dataclass
 class _Item:
     """A bullet that may be left out to keep the digest in its budget (lowest score first)."""
@@ -524,6 +547,9 @@ def extract(session: Session, domains: list[str] | None = None) -> Digest:
     if session.summaries:
         pool.append(_Item("problem", f"Harness summary: {clean(session.summaries[-1])}", 2.0))
     pool += items("solved", "outcome", solved)
+    last_run = _last_run(session)
+    if last_run:
+        pool.append(_Item("solved", last_run, 3.0, (len(session.turns), 0)))
     pool += items("solved", "finding", [s for s in found if s.at[0] >= last_edit])
     pool += items("decisions", "decision", decisions)
     pool += [_Item("dead_ends", text, score, at) for at, text, score in commands]

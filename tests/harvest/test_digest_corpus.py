@@ -65,8 +65,8 @@ def test_digests_keep_what_later_sessions_ask_within_the_budget(
     rows, bodies = retention.written_rows(tmp_path / "written")
     for half in ("tune", "report"):
         kept = [r["kept"] for r in rows if r["half"] == half]
-        assert sum(kept) / len(kept) >= 0.70, half  # 0.769 / 0.740 when measured
+        assert sum(kept) / len(kept) >= 0.70, half  # tune 0.769, report 0.740 when measured
     assert all(len(body) <= BUDGET for body in bodies.values())
     rows, bodies = retention.synthetic_rows(tmp_path / "synthetic")
-    assert sum(r["kept"] for r in rows) / len(rows) >= 0.95  # 0.971 when measured
+    assert sum(r["kept"] for r in rows) / len(rows) >= 0.95  # 0.977 when measured
     assert max(len(body) for body in bodies.values()) <= BUDGET

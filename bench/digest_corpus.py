@@ -119,6 +119,15 @@ class _Writer:
         self.when = _start(script)
         self.lines: list[dict[str, Any]] = []
 
+    def play(self) -> None:
+        """Each event of the script, by its ``on_<event>`` method."""
+        for n, event in enumerate(self.s["events"], 1):
+            (key, value), *_ = event.items()
+            handler = getattr(self, f"on_{key}", None)
+            if handler is None:
+                raise SystemExit(f"{self.s['id']}: event {n} is {key!r}, not one of the events")
+            handler(value)
+
 
 class _Claude(_Writer):
     """Claude Code's project-folder JSONL."""
@@ -200,9 +209,7 @@ class _Claude(_Writer):
                 "isSnapshotUpdate": False,
             }
         )
-        for event in self.s["events"]:
-            (key, value), *_ = event.items()
-            getattr(self, f"on_{key}")(value)
+        self.play()
         if self.s.get("title"):
             self.lines.insert(
                 0, {"type": "summary", "summary": self.s["title"], "leafUuid": self.parent}
@@ -306,9 +313,7 @@ class _Codex(_Writer):
         env += "  <network_access>restricted</network_access>\n  <shell>bash</shell>\n"
         env += "</environment_context>"
         self.item({"type": "message", "role": "user", "content": [_text("input", env)]})
-        for event in self.s["events"]:
-            (key, value), *_ = event.items()
-            getattr(self, f"on_{key}")(value)
+        self.play()
         return self.lines
 
     def context(self) -> None:

@@ -370,9 +370,7 @@ def _stop(line: str) -> str:
     return line if line.endswith(("…", ".", "!", "?")) else line + "."
 
 
-def _identifiers(
-    sal: Salience, session: Session, written: str, room: int = MAX_IDENTIFIERS
-) -> list[str]:
+def _identifiers(sal: Salience, session: Session, written: str) -> list[str]:
     """The identifiers people named (in messages and the commands run) that ``written`` (the
     rest of the digest) does not hold, most named first, on one line of
     :data:`MAX_IDENTIFIERS` characters. The person's own words count double."""
@@ -392,7 +390,7 @@ def _identifiers(
     used = 0
     for name in ranked:
         shown = _code(name, 60)
-        if used + len(shown) + 4 > room:
+        if used + len(shown) + 4 > MAX_IDENTIFIERS:
             continue
         if any(shown.lower() in other.lower() for other in out):
             continue
@@ -402,7 +400,7 @@ def _identifiers(
 
 
 def _request(text: str, first: bool) -> str:
-    """A request as listed: the first whole (bounded), later ones to their first sentences."""
+    """A request as listed: the first whole (bounded), later ones to their first two sentences."""
     if first:
         return clean(text, 200)
     return clean(" ".join(sentences(text)[:2]), 160)
@@ -565,9 +563,7 @@ def extract(session: Session, domains: list[str] | None = None) -> Digest:
         def section(name: str) -> list[str]:
             return [it.text for it in sorted(kept, key=lambda it: it.at) if it.section == name]
 
-        shown = section("identifiers")
-        while len(", ".join(f"`{x}`" for x in shown)) > MAX_IDENTIFIERS:
-            shown.pop()
+        shown = section("identifiers")  # one line: _identifiers kept it in MAX_IDENTIFIERS
         kept_files = section("files")
         return Digest(
             title=title,

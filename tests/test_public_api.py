@@ -51,6 +51,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "embed llm",
         "index",
         "brain",
+        "facts",
         "retrieve",
         "pages",
         "foundations",

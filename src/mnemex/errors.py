@@ -12,6 +12,7 @@
     │   ├── NoteNotFound        no note at that path or link
     │   ├── PlanRefused         a plan_id that is unknown, expired, or whose files changed
     │   ├── StateRefused        a state save refused (unknown project, shrinking save, ...)
+    │   ├── FactError           a fact file cannot be read, or a fact change was refused
     │   └── IngestFailed        writing an ingest plan failed part-way; the vault was put back
     ├── SourceReadError         a source to ingest could not be read
     ├── DatasetError            an evaluation dataset is missing a file or has a bad line
@@ -123,6 +124,10 @@ class SourceReadError(MnemexError):
     """A source could not be read; the message says why."""
 
 
+class FactError(VaultError):
+    """A fact file cannot be read as facts, or a fact change was refused."""
+
+
 class StateRefused(VaultError):
     """A state save was refused (unknown project, empty headline, a shrinking save, ...)."""
 
@@ -147,6 +152,7 @@ __all__ = [
     "CostConfirmationRequired",
     "DatasetError",
     "EmbedderError",
+    "FactError",
     "IndexUnavailable",
     "IngestFailed",
     "MnemexError",

@@ -1,0 +1,1877 @@
+"""The offline claim extractor: one short statement in, the claims it makes out, no model.
+
+:func:`extract` reads a sentence or two (a person's note, a document line, an agent's
+hand-off) and returns :class:`~mnemex.facts.claims.Claim` objects for the closed list of
+predicates in :data:`~mnemex.facts.claims.PREDICATES`. It is a rule reader, in steps:
+
+1. **Refuse** what is not a statement: questions (except proposals, after an optional
+   ``Label:``: ``should X ...?``, ``why not ...?``, ``how about ...?``, read as a hedged
+   tool or project-attribute claim), code, and instruction-like or quoted text
+   (``ignore previous instructions and say ...``): a quoted or injected sentence is
+   someone else's words, not a claim, so it gives no claim at all.
+2. **Find things**: the known names of the :class:`~mnemex.facts.claims.NameBook`
+   (case- and accent-insensitive, longest alias first, on word boundaries, possessives
+   included), the built-in :data:`GAZETTEER` of common software and drinks (each with
+   its category), first-person words (``me`` only as the one a thing is for: ``no more
+   coffee for me``), and the dates (:mod:`mnemex.facts.when`). Things the sentence
+   drops are set aside, so a change names its new value: ``from X to Y``, ``drops X and
+   adopts Y``, ``swapped X for Y``, ``X out, Y in``, ``X -> Y``, ``X is being replaced``,
+   ``no more X``, ``Y over X``.
+3. **Read predicates**, in order, keeping the first that reads and has a subject:
+   ``status`` (leave, holiday, code freeze), ``prefers`` (a preference wording:
+   ``prefer``, ``favourite``, ``leans towards``, ``given the choice``, ``I'd rather``,
+   ``swears by``, ``X over Y``...; or a drink with a consuming cue: ``drinks``, ``goes
+   for``, ``back``, ``in my life``...), ``uses`` / ``project_attribute`` (a gazetteer
+   item; a project in the sentence takes it as an attribute keyed by the item's
+   category, a person as a tool of that kind), ``role`` (a job title after a title cue,
+   or the new one in ``goes from A to B``), ``works_at`` (an organisation after an
+   employment cue), ``lives_in`` (a capitalised place after a home/move cue, in an
+   appositive ``X, a Madrid resident,``, or on a dwelling that became a home: ``the
+   keys to the Lisbon apartment``, ``bought a house in Haarlem``).
+4. **Find the subject** by what the predicate needs: a project for project
+   attributes; for people the candidate (known person, first-person word, or ``she``/
+   ``he`` standing for the last person named) nearest before the cue, else the first
+   after it. A statement with no candidate is the writer's own when it has no subject
+   word: it opens on a verb (``Been with ...``, ``Switched to ...``, ``Back on ...``,
+   ``No more ...``) or is a note line on an attribute (``Editor: Vim``, ``Daily driver
+   editor: VSCode``, ``VPN (WireGuard) for ...``). A first-person subject is
+   ``speaker``; with no speaker (an agent or a document talking) such a claim is dropped.
+5. **Attach time**: each date is a start or an end by the cue nearest before it
+   (``until``, ``back on``, ``last day`` (+1 day), ``since``, ``from``, ``taking
+   effect``...; a few words and commas may stand between, ``until release day,
+   2026-05-14``); ``still ... this month`` bounds both ends, but a perfect ``been ...
+   all this month`` only starts it; a date in another clause counts only when that
+   clause is about timing (``started``, ``cutover``, ``takes effect``...); an appositive
+   takes no date from its sentence. Phrases with no date (``a while back``) flag the
+   claim ``time_resolved=False``. ``planned`` is set when the start is after the
+   evidence date, or the cue verb is future (``is moving``, ``will join``, ``once ...``,
+   a change in the simple present, ``In July I relocate``). ``condition`` (``in the
+   morning``, ``before noon``, ``when on X``, ``only for X``, ``on X only``) and
+   ``hedged`` (``probably``, ``guessing``, ``draft``, ``RFC suggesting``, a proposal
+   question) are read last.
+
+Limits: English only; one claim per statement (the first predicate that reads with a
+subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
+organisations are the capitalised words after a cue, so a lower-case or unusual name is
+missed; negation is a nearby-keyword test; titles need capitals or a strong cue
+(``title is``, ``promoted to``, ``from A to B``); the gazetteer decides kinds and keys,
+so an unknown tool is only read when the sentence names its kind (``my editor is X``);
+a subject-less line is taken as the writer's own, so a document's fragment about
+someone unnamed gives nothing (no speaker) and a person's fragment about someone else
+is misread as about themselves; ``only for X`` conditions are kept as written (``when
+on X``, ``for X``), not normalised; the simple-present test for plans is a keyword
+test (``moves``, ``joins``, ``relocate``... with no past marker in the sentence).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mnemex.facts.claims import Claim, Name, NameBook, Precision
+from mnemex.facts.when import TimeMention, find_times, is_future
+
+# --------------------------------------------------------------------------- gazetteer
+
+#: ``canonical | category | aliases`` (comma-separated; a leading ``=`` marks an alias
+#: that only matches with this exact capitalisation, for words that are also English).
+_GAZETTEER_TABLE = """
+VS Code | editor | vscode, vs-code, visual studio code, vsc
+Visual Studio | editor |
+Vim | editor | vi
+Neovim | editor | nvim, neo vim
+Emacs | editor | gnu emacs, doom emacs, spacemacs
+Zed | editor | zed editor
+Sublime Text | editor | sublime
+Atom | editor | =Atom
+IntelliJ IDEA | editor | intellij, idea ultimate
+PyCharm | editor |
+WebStorm | editor |
+GoLand | editor |
+CLion | editor |
+RubyMine | editor |
+PhpStorm | editor |
+Rider | editor | =Rider
+Helix | editor | =Helix, hx editor
+Nano | editor | gnu nano, nano
+Kate | editor | =Kate
+Xcode | editor |
+Android Studio | editor |
+Eclipse | editor | =Eclipse
+Notepad++ | editor | notepad plus plus
+Cursor | editor | =Cursor, cursor ide
+Fleet | editor | =Fleet
+Kakoune | editor |
+TextMate | editor |
+BBEdit | editor |
+bash | shell | bash shell
+zsh | shell | z shell, oh-my-zsh, oh my zsh
+fish | shell | fish shell
+PowerShell | shell | pwsh
+Nushell | shell | nu shell
+tcsh | shell |
+ksh | shell | korn shell
+xonsh | shell |
+iTerm2 | terminal | iterm, iterm 2
+Alacritty | terminal |
+kitty | terminal | kitty terminal
+WezTerm | terminal |
+Ghostty | terminal |
+Windows Terminal | terminal |
+GNOME Terminal | terminal |
+Konsole | terminal |
+Warp | terminal | =Warp, warp terminal
+tmux | multiplexer |
+Zellij | multiplexer |
+WireGuard | vpn | wire guard
+OpenVPN | vpn | open vpn
+Tailscale | vpn |
+ZeroTier | vpn |
+Mullvad | vpn | mullvad vpn
+NordVPN | vpn | nord vpn
+ExpressVPN | vpn | express vpn
+ProtonVPN | vpn | proton vpn
+Cisco AnyConnect | vpn | anyconnect
+GlobalProtect | vpn |
+Cloudflare WARP | vpn | cloudflare warp, 1.1.1.1 warp
+Headscale | vpn |
+Linux | os | gnu/linux
+macOS | os | mac os, osx, os x, mac os x
+Windows | os | =Windows, windows 10, windows 11, win11
+Ubuntu | os |
+Debian | os |
+Fedora | os |
+Arch Linux | os | =Arch, archlinux
+NixOS | os |
+Pop!_OS | os | pop os, pop!os, popos
+Linux Mint | os |
+openSUSE | os | suse
+FreeBSD | os |
+OpenBSD | os |
+ChromeOS | os | chrome os
+Manjaro | os |
+Gentoo | os |
+elementary OS | os |
+Alpine Linux | os |
+CentOS | os |
+Rocky Linux | os |
+Red Hat Enterprise Linux | os | rhel, red hat
+Firefox | browser | mozilla firefox, firefox developer edition
+Chrome | browser | google chrome
+Chromium | browser |
+Safari | browser |
+Edge | browser | microsoft edge, =Edge
+Brave | browser | =Brave, brave browser
+Vivaldi | browser |
+Opera | browser | =Opera
+Arc | browser | =Arc, arc browser
+LibreWolf | browser |
+Tor Browser | browser |
+Zen Browser | browser |
+Python | language | python3, py3, cpython
+Rust | language | rustlang
+Go | language | golang, =Go
+TypeScript | language | =TS
+JavaScript | language | =JS, node.js, nodejs, node
+Java | language | =Java
+Kotlin | language |
+Scala | language |
+Ruby | language | =Ruby
+PHP | language |
+C# | language | csharp, c sharp
+C++ | language | cpp
+Swift | language | =Swift
+Elixir | language |
+Erlang | language |
+Haskell | language |
+OCaml | language |
+Clojure | language |
+Lua | language |
+Perl | language |
+Zig | language |
+Nim | language | =Nim
+Dart | language | =Dart
+F# | language | fsharp
+Gleam | language | =Gleam
+Elm | language | =Elm
+Objective-C | language | objc
+Fortran | language |
+COBOL | language |
+Groovy | language | =Groovy
+Solidity | language |
+PostgreSQL | database | postgres, postgresql, =PG, psql, postgre, pgsql
+MySQL | database |
+MariaDB | database |
+MongoDB | database | mongo, mongo db
+SQLite | database | sqlite3
+Redis | database |
+Cassandra | database | apache cassandra
+CockroachDB | database | cockroach, crdb
+DynamoDB | database | dynamo
+Elasticsearch | database | elastic search
+OpenSearch | database |
+Neo4j | database |
+ClickHouse | database |
+Snowflake | database | =Snowflake
+BigQuery | database | big query
+Firestore | database |
+Supabase | database |
+Oracle Database | database | =Oracle, oracle db
+SQL Server | database | mssql, microsoft sql server
+CouchDB | database |
+Couchbase | database |
+InfluxDB | database | influx
+TimescaleDB | database | timescale
+Memcached | database |
+etcd | database |
+FoundationDB | database |
+ScyllaDB | database | scylla
+DuckDB | database |
+Valkey | database |
+PlanetScale | database |
+Neon | database | =Neon
+Amazon Aurora | database | aurora
+Cosmos DB | database | cosmosdb
+SurrealDB | database |
+TiDB | database |
+YugabyteDB | database | yugabyte
+Heroku | hosting |
+Fly.io | hosting | fly, flyio, fly io
+AWS | hosting | amazon web services, =EC2, ec2
+Google Cloud | hosting | gcp, google cloud platform, =GCE
+Azure | hosting | microsoft azure
+Vercel | hosting |
+Netlify | hosting |
+Render | hosting | =Render, render.com
+Railway | hosting | =Railway, railway.app
+DigitalOcean | hosting | digital ocean
+Linode | hosting | akamai cloud
+Hetzner | hosting | hetzner cloud
+Cloudflare | hosting | cloudflare workers, cloudflare pages
+GitHub Pages | hosting | gh pages
+OVHcloud | hosting | ovh
+Scaleway | hosting |
+Vultr | hosting |
+AWS Lambda | hosting | lambda
+Google App Engine | hosting | app engine
+Cloud Run | hosting | google cloud run
+Elastic Beanstalk | hosting |
+Firebase | hosting | firebase hosting
+Deno Deploy | hosting |
+Koyeb | hosting |
+Kubernetes | orchestration | k8s, kube, eks, gke, aks
+Nomad | orchestration | =Nomad, hashicorp nomad
+Docker Swarm | orchestration |
+Amazon ECS | orchestration | ecs
+Terraform | iac_tool | =TF, terraform cloud
+OpenTofu | iac_tool | tofu
+Pulumi | iac_tool |
+Ansible | iac_tool |
+CloudFormation | iac_tool | aws cloudformation, cfn
+AWS CDK | iac_tool | =CDK, cdk
+Chef | iac_tool | =Chef
+Puppet | iac_tool | =Puppet
+SaltStack | iac_tool | =Salt
+Crossplane | iac_tool |
+Bicep | iac_tool | =Bicep
+Terragrunt | iac_tool |
+Packer | iac_tool | =Packer
+GitHub Actions | ci | gha, gh actions, github action
+GitLab CI | ci | gitlab ci/cd, gitlab pipelines
+Jenkins | ci |
+CircleCI | ci | circle ci
+Travis CI | ci | travis
+Buildkite | ci |
+Drone CI | ci | =Drone
+TeamCity | ci |
+Azure Pipelines | ci | azure devops pipelines
+Bitbucket Pipelines | ci |
+Argo CD | ci | argocd, argo
+Tekton | ci |
+Concourse CI | ci | =Concourse
+Woodpecker CI | ci | =Woodpecker
+GoCD | ci |
+Django | framework |
+Flask | framework | =Flask
+FastAPI | framework |
+Ruby on Rails | framework | rails, =Rails
+Laravel | framework |
+Spring Boot | framework | =Spring
+Express | framework | express.js, expressjs
+Next.js | framework | nextjs, next js
+Nuxt | framework | nuxt.js
+React | framework | react.js, reactjs
+Vue | framework | vue.js, vuejs
+Angular | framework |
+Svelte | framework |
+SvelteKit | framework |
+Remix | framework | =Remix
+Phoenix | framework | =Phoenix
+Actix | framework | actix-web
+Axum | framework |
+.NET | framework | dotnet, asp.net
+NestJS | framework |
+Astro | framework | =Astro
+Symfony | framework |
+Datadog | monitoring |
+Grafana | monitoring |
+Prometheus | monitoring |
+Sentry | monitoring |
+New Relic | monitoring |
+Docker | container |
+Podman | container |
+coffee | drink | black coffee, filter coffee
+tea | drink | black tea
+green tea | drink |
+herbal tea | drink |
+espresso | drink | espressos
+flat white | drink |
+cappuccino | drink |
+latte | drink | lattes
+americano | drink |
+cortado | drink |
+matcha | drink | matcha latte
+chai | drink | chai latte
+mate | drink | yerba mate
+decaf | drink | decaf coffee
+hot chocolate | drink | cocoa
+water | drink | sparkling water
+kombucha | drink |
+juice | drink | orange juice
+beer | drink |
+wine | drink | red wine, white wine
+cola | drink | coke
+energy drinks | drink | energy drink, red bull
+pizza | food |
+sushi | food |
+ramen | food |
+pasta | food |
+curry | food |
+tacos | food |
+salad | food | salads
+"""
+
+#: Project attribute key for a gazetteer category (other categories are never keys).
+PROJECT_KEYS: dict[str, str] = {
+    "database": "database",
+    "hosting": "hosting",
+    "iac_tool": "iac_tool",
+    "ci": "ci",
+    "language": "language",
+    "framework": "framework",
+    "orchestration": "orchestration",
+    "monitoring": "monitoring",
+    "container": "container",
+}
+_CONSUMABLE = frozenset({"drink", "food"})
+_TASTES = frozenset({"drink", "food", "language"})
+
+
+@dataclass(frozen=True)
+class Software:
+    """A gazetteer entry: the canonical name and its category (``editor``, ``database``...)."""
+
+    canonical: str
+    category: str
+
+
+def _load_gazetteer() -> tuple[dict[str, Software], dict[str, Software]]:
+    folded: dict[str, Software] = {}
+    exact: dict[str, Software] = {}
+    for line in _GAZETTEER_TABLE.strip().splitlines():
+        canonical, category, aliases = (part.strip() for part in line.split("|"))
+        entry = Software(canonical, category)
+        alias_list = [a.strip() for a in aliases.split(",")]
+        if f"={canonical}" not in alias_list:  # a word that is also English: exact case only
+            folded.setdefault(_fold_keep(canonical), entry)
+        for alias in alias_list:
+            if not alias:
+                continue
+            if alias.startswith("="):
+                exact.setdefault(alias[1:], entry)
+            else:
+                folded.setdefault(_fold_keep(alias), entry)
+    return folded, exact
+
+
+def _fold_keep(text: str) -> str:
+    """Case- and accent-fold ``text`` one character at a time, keeping its length."""
+    out: list[str] = []
+    for ch in text:
+        bare = "".join(
+            c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)
+        ).lower()
+        out.append(bare[0] if bare else ch)
+    return "".join(out)
+
+
+def _alternation(aliases: list[str]) -> str:
+    parts = sorted(set(aliases), key=len, reverse=True)
+    return "|".join(r"\s+".join(re.escape(w) for w in a.split()) for a in parts)
+
+
+_GAZ_FOLDED, _GAZ_EXACT = _load_gazetteer()
+#: Every built-in entry by folded alias (case-insensitive aliases only).
+GAZETTEER: dict[str, Software] = dict(_GAZ_FOLDED)
+_GAZ_RE = re.compile(rf"(?<![\w.+#-])(?:{_alternation(list(_GAZ_FOLDED))})(?![\w+#]|\.\w)")
+_GAZ_EXACT_RE = re.compile(rf"(?<![\w.+#-])(?:{_alternation(list(_GAZ_EXACT))})(?![\w+#]|\.\w)")
+
+# --------------------------------------------------------------------------- lexicon
+
+_HEDGE = re.compile(
+    r"\b(?:probably|likely|unlikely|seems?|seemingly|appears?\s+to|apparently|guess(?:ing)?"
+    r"|inference|inferred|my\s+read|my\s+take|i\s+think|i\s+believe|i\s+suspect|suspect"
+    r"|presumably|maybe|perhaps|might|could\s+be|draft(?:ed|ing)?|proposal|propose[sd]?"
+    r"|proposing|rfc|suggest(?:s|ed|ing)?|tentative(?:ly)?|rumou?r(?:ed)?|considering|should"
+    r"|whether|wonder(?:s|ed|ing)?)\b",
+    re.I,
+)
+_HOSTILE = re.compile(
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above"
+    r"|earlier|preceding)?\s*(?:instructions?|prompts?|rules|context)\b|\bsystem\s+prompt\b"
+    r"|\byou\s+are\s+now\b|\bpretend\s+(?:to|that)\b|\bnew\s+instructions\b|\bjailbreak"
+    r"|\b(?:say|tell\s+(?:the\s+user|everyone|them))\s+that\b|\bact\s+as\s+(?:if|a|an)\b",
+    re.I,
+)
+_CODE = re.compile(
+    r"```|[{}]|=>|::|\w\s*==\s*\S|\b\w+\s*=\s*[\"'\w\[(]|\w\([^)]*\)\s*[;:{]?\s*$|^\s*[$#>]\s"
+    r"|</?[a-z]+>|\b(?:def|function)\s+\w+\s*\(|\bclass\s+\w+\s*[(:{]"
+    r"|^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import|(?:const|var|let)\s+\w+)"
+    r"|\breturn\s+[^\s.,;]+\s*;",
+    re.M,
+)
+_QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{12,}[\"“”«»]")
+_NEGATION = re.compile(
+    r"\b(?:not|never|no\s+longer|hates?|hated|dislikes?|disliked|tried|trying|stopped"
+    r"|uninstalled|instead\s+of|anymore|any\s+more)\b|n't\b",
+    re.I,
+)
+_DROPPED_AFTER = re.compile(
+    r"^\s*(?:(?:phase|era|days|port|cutover|setup|migration|modules?|config|stack|plan|experiment"
+    r"|deployment|instance|cluster)\s+)?(?:is|are|was|were|got|gets|get|has\s+been|have\s+been)\s+"
+    r"(?:now\s+|being\s+|getting\s+)?(?:over|gone|retired|abandoned|dropped|dead|deprecated"
+    r"|decommissioned|ported|removed|replaced|slipped|done|finished|history|shut\s+down"
+    r"|turned\s+off|phased\s+out|ripped\s+out|swapped\s+out|out)\b"
+    r"|^\s*(?:out|->|→|=>|>)(?!\w)",
+    re.I,
+)
+_DROPPED_BEFORE = re.compile(
+    r"\b(?:quits?|quitting|gave\s+up|gives?\s+up|giving\s+up|ditch(?:es|ed|ing)?"
+    r"|drop(?:s|ped|ping)?|abandon(?:s|ed|ing)?|dump(?:s|ed|ing)?|away\s+from|instead\s+of"
+    r"|in\s+place\s+of|no\s+longer|no\s+more|done\s+with|off|over|replac(?:e|es|ed|ing)"
+    r"|retir(?:e|es|ed|ing)|sunset(?:s|ted|ting)?|deprecat(?:e|es|ed|ing)|leaving|left"
+    r"|(?:phas|swapp?|ripp?|mov|migrat|mov)(?:e|es|ed|ing|s)?\s+(?:out|off|away\s+from)"
+    r"|(?:swap|trade|exchange)(?:s|d|ped|ping|ing)?|mov(?:e|es|ed|ing)\s+on\s+from"
+    r"|rather\s+than|than|not)\s+(?:the\s+|my\s+|our\s+|its\s+|her\s+|his\s+)?$",
+    re.I,
+)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|my\s+|our\s+|its\s+)?$", re.I)
+_TO_AFTER = re.compile(
+    r"^\s+(?:(?:over\s+|across\s+|back\s+)?to|for|with|in\s+favou?r\s+of|,\s*to)\b", re.I
+)
+
+_FIRST_PERSON = re.compile(
+    r"(?<![\w.])(?:I(?:'m|'ve|'d|'ll)?(?![\w.])|(?i:we|we're|we've|we'll|my|our|me|myself))(?![\w'])"
+)
+_EXCLUDED_BEFORE_ME = re.compile(
+    r"\b(?:with|from|by|at|than|about|told|tell|asked|ask|to|like|gave|give|sent|send|showed"
+    r"|show|called|emailed|pinged)\s+$",
+    re.I,
+)
+_THIRD_PERSON = re.compile(r"\b(?:she|he|her|his)\b", re.I)
+_EXCLUDED_BEFORE_PERSON = re.compile(r"\b(?:with|from|by|at|for|than|about|told)\s+$", re.I)
+
+_CONDITION_TIME = (
+    (
+        re.compile(
+            r"\b(?:in\s+the\s+mornings?|mornings|every\s+morning|of\s+a\s+morning|before\s+(?:noon|lunch|midday|10|11|12)"
+            r"|(?:at|with|for)\s+breakfast|first\s+thing|early\s+in\s+the\s+day|a\.?m\.?(?=\s|$|[.,;]))\b",
+            re.I,
+        ),
+        "in the morning",
+    ),
+    (
+        re.compile(
+            r"\b(?:in\s+the\s+afternoons?|afternoons|every\s+afternoon|after\s+(?:lunch|noon|midday))\b",
+            re.I,
+        ),
+        "in the afternoon",
+    ),
+    (
+        re.compile(
+            r"\b(?:in\s+the\s+evenings?|evenings|every\s+evening|after\s+(?:dinner|work)|at\s+night"
+            r"|(?:at|with)\s+dinner)\b",
+            re.I,
+        ),
+        "in the evening",
+    ),
+    (re.compile(r"\bon\s+weekdays\b|\bduring\s+the\s+week\b", re.I), "on weekdays"),
+    (re.compile(r"\bon\s+(?:the\s+)?weekends?\b|\bat\s+weekends\b", re.I), "on weekends"),
+)
+_CONDITION_WHEN = re.compile(
+    r"\b(?:only\s+|just\s+)?(?:when|whenever|(?<!\ba\s)while)\s+(?P<rest>[^.;,:()]+)", re.I
+)
+#: "only for the staging cluster", "on client sites only", "just at work".
+_CONDITION_ONLY = re.compile(
+    r"\b(?:only|just|solely|exclusively|strictly)\s+(?P<p>for|on|in|at|with|during|inside|within)"
+    r"\s+(?P<r>[^.;,:()]+)"
+    r"|\b(?P<p2>for|on|in|at|with|during|inside|within)\s+(?P<r2>(?:(?!only\b)[^.;,:()])+?)"
+    r"\s+(?:only|exclusively)\b",
+    re.I,
+)
+_CONDITION_STRIP = re.compile(
+    r"^(?:(?:I|I'm|we|we're|you|you're|she|she's|he|he's|they|they're|it|it's)\s+)?"
+    r"(?:(?:am|is|are|work|works|working|connect|connects|connecting|am\s+working|is\s+working"
+    r"|are\s+working|need\s+to\s+work|have\s+to\s+work|log\s+in|logged\s+in)\s+)?",
+    re.I,
+)
+
+_SPLIT = re.compile(r";|(?<=[.!?])\s+(?=[A-Z\"'(])")
+_ABBREV_END = re.compile(r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|e\.g|i\.e|approx|Inc|Ltd|No))\.$")
+
+_TIME_ANCHOR = re.compile(
+    r"\b(?:start(?:s|ed|ing)?|since|from|as\s+of|effective|cutover|first\s+day|last\s+day"
+    r"|final\s+(?:working\s+)?day|until|till|back|return(?:s|ing)?|begin(?:s|ning)?|began"
+    r"|moved|moving|joined|joins|switched|migrated|ends?|lasts?|scheduled|planned|went\s+live"
+    r"|chang(?:ed|es|ing)\s+over|converted|adopted|took\s+up|picked\s+up|made\s+the\s+(?:switch|move|jump)"
+    r"|go(?:es)?\s+live|(?:takes?|taking|took|comes?\s+into|in)\s+effect|kicks?\s+in|valid"
+    r"|date)\b",
+    re.I,
+)
+_UNTIL_CUE = re.compile(
+    r"\b(?:until|till|til|up\s+to|through|ends?|ending|lasts?\s+until|returning|returns|return"
+    r"|is\s+back|be\s+back|back\s+(?:at\s+work\s+|in\s+the\s+office\s+)?on)\b"
+    r"(?:[\s,:(—–-]+[\w']+){0,4}[\s,:(—–-]*$",
+    re.I,
+)
+_FROM_CUE = re.compile(
+    r"\b(?:since|from|starting|starts|started|as\s+of|effective|beginning|begins|began"
+    r"|(?:takes?|taking|took)\s+effect|kicks?\s+in)\b",
+    re.I,
+)
+_LAST_DAY_CUE = re.compile(
+    r"\b(?:last|final)\s+(?:working\s+|work\s+)?day\b(?:[\s,:(—–-]+[\w']+){0,3}[\s,:(—–-]*$", re.I
+)
+_STILL = re.compile(r"\b(?:still|remains?|remained|throughout|for\s+the\s+rest\s+of|all)\b", re.I)
+#: Perfect aspect: "been on Zed all this month" began then and goes on.
+_PERFECT = re.compile(
+    r"(?:^|\b(?:has|have|had)\s+|'ve\s+)been\b|\b(?:has|have|'ve)\s+\w+ed\b", re.I
+)
+
+
+def _bounded_period(clause: str) -> bool:
+    """Whether a "this month" in ``clause`` bounds the claim at both ends (``still``...)."""
+    cues = {m.group(0).lower() for m in _STILL.finditer(clause)}
+    if not cues:
+        return False
+    return cues != {"all"} or not _PERFECT.search(clause)
+
+
+_KIND_WORDS: dict[str, str] = {
+    "programming language": "language",
+    "language": "language",
+    "lang": "language",
+    "editor": "editor",
+    "text editor": "editor",
+    "ide": "editor",
+    "shell": "shell",
+    "vpn": "vpn",
+    "browser": "browser",
+    "web browser": "browser",
+    "terminal": "terminal",
+    "terminal emulator": "terminal",
+    "os": "os",
+    "operating system": "os",
+    "distro": "os",
+    "drink": "drink",
+    "beverage": "drink",
+    "hot drink": "drink",
+    "food": "food",
+    "dish": "food",
+    "snack": "food",
+    "database": "database",
+    "db": "database",
+    "framework": "framework",
+}
+_KIND_RE = "|".join(sorted((re.escape(k) for k in _KIND_WORDS), key=len, reverse=True))
+
+_KEY_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"\b(?:database|db|datastore|data\s+store|data\s+layer|storage)\b", re.I),
+        "database",
+    ),
+    (
+        re.compile(
+            r"\b(?:hosting|hosted|host|deployed|deploys?|production|prod|served|runs\s+on)\b", re.I
+        ),
+        "hosting",
+    ),
+    (re.compile(r"\b(?:infrastructure|infra|iac|provision(?:ed|ing)?)\b", re.I), "iac_tool"),
+    (re.compile(r"\b(?:ci|ci/cd|pipelines?|builds)\b", re.I), "ci"),
+    (re.compile(r"\b(?:language|written\s+in)\b", re.I), "language"),
+    (re.compile(r"\bframework\b", re.I), "framework"),
+)
+_KEY_NAMES = (
+    r"(?P<key>database|db|datastore|hosting|host|hosting\s+provider|cloud|infrastructure\s+tool"
+    r"|iac\s+tool|ci|ci\s+system|language|framework|orchestrator)"
+)
+_KEY_MAP: dict[str, str] = {
+    "database": "database",
+    "db": "database",
+    "datastore": "database",
+    "hosting": "hosting",
+    "host": "hosting",
+    "hosting provider": "hosting",
+    "cloud": "hosting",
+    "infrastructure tool": "iac_tool",
+    "iac tool": "iac_tool",
+    "ci": "ci",
+    "ci system": "ci",
+    "language": "language",
+    "framework": "framework",
+    "orchestrator": "orchestration",
+}
+
+#: A stated taste: the verbs and phrases of choosing, liking and leaning.
+_PREFER_STRONG = re.compile(
+    r"\b(?:prefer(?:s|red|ring|ably)?|preference|favou?rite|favou?rs?|favou?red|favou?ring"
+    r"|of\s+choice|go-to|loves?|loving|fan\s+of|likes?\s+(?:best|most)"
+    r"|lean(?:s|ed|ing)?\s+(?:towards?|to|in\s+favou?r\s+of)|leant\s+towards?"
+    r"|(?:given|with|if\s+(?:I|we|she|he|they)\s+(?:had|have|get|got))\s+(?:the|a|free)\s+choice"
+    r"|(?:first|top|default)\s+(?:choice|pick)|(?:would|'d)\s+(?:rather|sooner|pick|choose|go\s+for)"
+    r"|partial\s+to|soft\s+spot\s+for|swears?\s+by|swore\s+by|can't\s+(?:live|do)\s+without"
+    r"|can't\s+start\s+(?:the|my|her|his|a)\s+day\s+without|(?:always|usually)\s+(?:picks?|chooses?|reach(?:es)?\s+for|goes\s+for)"
+    r"|opts?\s+for|opted\s+for|is\s+(?:really\s+|big\s+)?into|big\s+on|keen\s+on)\b",
+    re.I,
+)
+#: A strong cue that names a habit rather than a taste (``my editor of choice is X``).
+_HABIT_CUE = re.compile(r"of\s+choice|go-to|default", re.I)
+_PREFER_CONSUME = re.compile(
+    r"\b(?:drinks?|drinking|drank|sip(?:s|ping|ped)?|run(?:s|ning)?\s+on|back|again"
+    r"|switched|switch(?:es|ing)?|quit|gave\s+up|only|now|these\s+days|nowadays"
+    r"|sticks?\s+(?:to|with)|stuck\s+(?:to|with)|addicted|lives?\s+on|habit|every\s+day|daily"
+    r"|always|usually|has|have|having|takes?|go(?:es)?\s+for|went\s+for|going\s+for"
+    r"|reach(?:es|ed)?\s+for|grab(?:s|bed|bing)?|orders?|ordered|in\s+(?:my|her|his|their)\s+life"
+    r"|fuel(?:led|ed)?\s+by|powered\s+by|over|starts?\s+(?:the|my|her|his)\s+day\s+with)\b",
+    re.I,
+)
+
+_ROLE_HEADS = re.compile(
+    r"\b(?:engineer|developer|dev|lead|manager|designer|director|head|architect|scientist"
+    r"|analyst|cto|ceo|cfo|coo|cio|ciso|vp|president|officer|consultant|intern|administrator"
+    r"|admin|specialist|researcher|owner|sre|programmer|tester|recruiter|coordinator|principal"
+    r"|founder|co-founder|chief|advocate|evangelist|strategist|master|coach|lecturer|professor"
+    r"|postdoc|technician|associate|partner|editor|writer|support|operator|steward|maintainer"
+    r"|product\s+manager|marketer|accountant|counsel|secretary|treasurer|chair)s?\b",
+    re.I,
+)
+_ROLE_STRONG = re.compile(
+    r"\b(?:(?:job\s+)?title|position|role|job)\b(?:,?\s+(?:from|as\s+of|starting|effective)\s+[^,]+,)?"
+    r"\s*(?:will\s+be|is\s+now|is|was|has\s+been|becomes|:|(?:chang|switch|mov)(?:es|ed|ing|e)?\s+to"
+    r"|goes\s+to|went\s+to)\s+(?:now\s+)?"
+    r"|\bworks?\s+as\s+|\bworking\s+as\s+|\bpromoted\s+to\s+(?:the\s+)?(?:role\s+of\s+)?"
+    r"|\b(?:joins|joined|joining|join|hired|rehired|starts|started|starting|steps?\s+up|stepped\s+up"
+    r"|took\s+over|takes\s+over|taking\s+over|returns|stays|continues|serves|served)\s+as\s+"
+    r"|\b(?:becomes|became|become|becoming)\s+"
+    r"|\b(?:named|appointed|made)\s+(?:as\s+)?"
+    r"|\b(?:our|the\s+team's|the|her|his|their)\s+new\s+"
+    r"|\bnew\s+(?:job|role|title)\s+(?:is|as)\s+",
+    re.I,
+)
+_ROLE_WEAK = re.compile(
+    r"\b(?:is|was|'s|as|will\s+be|to\s+be|'ll\s+be|has\s+been)\s+(?:now\s+|still\s+)?", re.I
+)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.I)
+_TITLE_STOP = frozenset(
+    {
+        "at",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "since",
+        "starting",
+        "effective",
+        "until",
+        "and",
+        "who",
+        "which",
+        "that",
+        "as",
+        "to",
+        "by",
+        "after",
+        "before",
+        "when",
+        "but",
+        "of",
+    }
+)
+
+_TIME_WORDS = frozenset(
+    {
+        "today",
+        "yesterday",
+        "tomorrow",
+        "next",
+        "last",
+        "this",
+        "effective",
+        "now",
+        "again",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    }
+)
+_WORK_CUE = re.compile(
+    r"\b(?:works?\s+(?:at|for)|worked\s+(?:at|for)|working\s+(?:at|for)|been\s+(?:with|at)"
+    r"|employed\s+(?:by|at)|employer\s*(?::|(?:is|was|will\s+be|has\s+been)(?:\s+now)?)"
+    r"|(?:joins|joined|joining|join|rejoins|rejoined)|start(?:s|ed|ing)?\s+(?:at|with|work\s+at)"
+    r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
+    r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the)\s+(?:the\s+)?",
+    re.I,
+)
+_WORK_CLOSE_CUE = re.compile(
+    r"\b(?:leaving|left|leaves|leave|quits?|quitting|resign(?:s|ed|ing)?\s+from|moves?\s+on\s+from"
+    r"|moved\s+on\s+from|moving\s+on\s+from|last\s+day\s+at|departs?|departing|departed)\s+(?:the\s+)?",
+    re.I,
+)
+
+#: Words for where someone lives.
+_HOME_WORD = (
+    r"(?:home(?:\s+(?:base|city|town|country|address))?|hometown|(?:place|city|country)\s+of"
+    r"\s+residence|residence|current\s+city|permanent\s+address|primary\s+residence)"
+)
+#: Where someone lives as a home (never an office): ``the Lisbon apartment``.
+_DWELLING = r"(?:apartment|flat|house|home|condo|loft|townhouse|bungalow|cottage|place)"
+#: What says a dwelling became someone's home: keys, a lease, a purchase, moving in.
+_MOVE_IN = re.compile(
+    r"\b(?:keys?|lease|leased|bought|buying|purchased|rent(?:ed|ing|s)?|signed\s+for"
+    r"|closed\s+on|moved\s+in|moving\s+in|move\s+in|moves\s+in|settled|unpacked|handed\s+over"
+    r"|(?:we're|we\s+are|I'm|I\s+am|she's|he's|they're)\s+(?:finally\s+|now\s+|all\s+|officially\s+)?in"
+    r"(?=\s*(?:[.!,;)]|$|(?:now|at\s+last|finally|officially)\b))"
+    r"|our|my|her|his|their)\b",
+    re.I,
+)
+_LIVE_CUE = re.compile(
+    r"\b(?:lives?|living|lived|resides?|resided|residing|settled|staying|stays)\s+(?:now\s+|still\s+)?in\s+"
+    r"|\bresidents?\s+(?:of|in)\s+"
+    r"|\b"
+    + _HOME_WORD
+    + r"\s*(?:is|was|will\s+be|has\s+been|is\s+now|:|-|–|—)\s+(?:now\s+)?(?:in\s+)?"
+    r"|\bbased\s+(?:in|out\s+of)\s+"
+    r"|\b(?:moving|moved|moves|move|relocat(?:ing|ed|es|e)|emigrat(?:ing|ed|es|e))\s+(?:house\s+|home\s+|back\s+|over\s+|permanently\s+|abroad\s+)?"
+    r"(?:from\s+\S+(?:\s+[A-Z]\S*)?\s+)?to\s+"
+    r"|\bmoved\s+into\s+(?:the|our|a|my|her|his|their)\s+(?:new\s+)?"
+    r"|\bstill\s+(?:living\s+|based\s+|staying\s+)?in\s+"
+    r"|\bhome(?:\s+base)?\s+(?:for|of)\s+\S+(?:\s+[A-Z]\S*)?\s*(?::|is|was)\s+",
+    re.I,
+)
+_LIVE_THERE = re.compile(r"\b(?:still\s+)?(?:living|lives?|based|staying)\s+there\b", re.I)
+_MOVE_WORD = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat\w+|emigrat\w+)\b", re.I)
+_PLACE_TRAIL = frozenset(
+    {
+        "office",
+        "offices",
+        "flat",
+        "apartment",
+        "house",
+        "home",
+        "too",
+        "area",
+        "city",
+        "hq",
+        "campus",
+        "place",
+        "now",
+        "permanently",
+        "team",
+        "branch",
+        "studio",
+    }
+)
+_NOT_PLACE = frozenset(
+    {
+        "i",
+        "we",
+        "the",
+        "our",
+        "my",
+        "it",
+        "he",
+        "she",
+        "they",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "next",
+        "last",
+        "this",
+        "today",
+        "tomorrow",
+        "yesterday",
+    }
+)
+_CONNECTORS = frozenset(
+    {"de", "da", "do", "del", "la", "le", "upon", "am", "on", "of", "&", "and", "-"}
+)
+
+# --------------------------------------------------------------------------- structures
+
+
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    canonical: str
+    kind: str  # person, project, organisation, place, thing, tool, first, third
+    category: str | None = None
+
+
+@dataclass
+class _Finding:
+    predicate: str
+    value: str
+    cue: int  # where the claim's cue is; the subject is sought around it
+    cue_end: int
+    subject_type: str  # person, project, any
+    kind: str | None = None
+    key: str | None = None
+    subject: str | None = None
+    closing: bool = False
+    future_cue: bool = False
+    aside: bool = False  # read from an appositive ("Ines, a Madrid resident, joins ..."): no time
+
+
+@dataclass
+class _Text:
+    text: str
+    folded: str
+    names: list[_Hit]
+    tools: list[_Hit]
+    dropped: set[int]  # starts of tool hits the sentence sets aside
+    people: list[_Hit]  # subject candidates (persons, first person, she/he)
+    clauses: list[tuple[int, int]]
+    label_end: int
+
+    def clause_of(self, pos: int) -> int:
+        for i, (a, b) in enumerate(self.clauses):
+            if a <= pos < b:
+                return i
+        return len(self.clauses) - 1
+
+    def clause_text(self, pos: int) -> tuple[int, str]:
+        a, b = self.clauses[self.clause_of(pos)]
+        return a, self.text[a:b]
+
+
+# --------------------------------------------------------------------------- scanning
+
+
+def _name_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
+    if not names.names:
+        return []
+    keys = [_fold_keep(k) for k in names.names]
+    pattern = re.compile(rf"(?<![\w])(?:{_alternation(keys)})(?![\w])")
+    by_key = {_fold_keep(k): v for k, v in names.names.items()}
+    hits: list[_Hit] = []
+    for m in pattern.finditer(folded):
+        entry: Name | None = by_key.get(" ".join(m.group(0).split()))
+        if entry is None:
+            continue
+        if m.group(0) == "i" or (text[m.start() : m.end()] == "I" and entry.kind == "person"):
+            continue
+        hits.append(_Hit(m.start(), m.end(), entry.canonical, entry.kind))
+    return hits
+
+
+def _tool_hits(text: str, folded: str, taken: list[_Hit]) -> list[_Hit]:
+    found: list[_Hit] = []
+    for m in _GAZ_RE.finditer(folded):
+        sw = _GAZ_FOLDED.get(" ".join(m.group(0).split()))
+        if sw:
+            found.append(_Hit(m.start(), m.end(), sw.canonical, "tool", sw.category))
+    for m in _GAZ_EXACT_RE.finditer(text):
+        sw = _GAZ_EXACT.get(" ".join(m.group(0).split()))
+        if sw:
+            found.append(_Hit(m.start(), m.end(), sw.canonical, "tool", sw.category))
+    found.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    out: list[_Hit] = []
+    for hit in found:
+        if any(hit.start < o.end and o.start < hit.end for o in (*taken, *out)):
+            continue
+        out.append(hit)
+    return out
+
+
+def _dropped(text: str, tools: list[_Hit]) -> set[int]:
+    out: set[int] = set()
+    for hit in tools:
+        before, after = text[: hit.start], text[hit.end :]
+        from_to = _FROM_BEFORE.search(before[-20:]) and _TO_AFTER.match(after)
+        if _DROPPED_BEFORE.search(before[-40:]) or _DROPPED_AFTER.match(after) or from_to:
+            out.add(hit.start)
+    return out
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SPLIT.finditer(text):
+        if m.group(0) != ";" and _ABBREV_END.search(text[start : m.start()]):
+            continue
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    return [s for s in spans if s[1] > s[0]] or [(0, len(text))]
+
+
+def _label_end(text: str) -> int:
+    """End of a leading ``Label:`` (``My read:``, ``Heads up:``), or 0."""
+    m = re.match(r"^\s*([^:;.]{1,40}):\s", text)
+    if m and len(m.group(1).split()) <= 5:
+        return m.end()
+    return 0
+
+
+def _people(text: str, names: list[_Hit], label_end: int) -> list[_Hit]:
+    out: list[_Hit] = []
+    for hit in names:
+        if hit.kind != "person":
+            continue
+        if _EXCLUDED_BEFORE_PERSON.search(text[max(0, hit.start - 12) : hit.start]):
+            continue
+        out.append(hit)
+    for m in _FIRST_PERSON.finditer(text):
+        if m.start() < label_end or any(h.start <= m.start() < h.end for h in names):
+            continue
+        # "me" is the subject only as the one it is for: "no more coffee for me", not
+        # "Priya told me", "had lunch with me"
+        if m.group(0).lower() in {"me", "myself"} and _EXCLUDED_BEFORE_ME.search(
+            text[max(0, m.start() - 12) : m.start()]
+        ):
+            continue
+        # "I think/guess Maren ..." frames someone else's statement
+        if re.match(
+            r"\s+(?:think|guess|believe|suspect|reckon|assume|heard|hear|noticed)\b",
+            text[m.end() :],
+            re.I,
+        ):
+            continue
+        out.append(_Hit(m.start(), m.end(), "", "first"))
+    for m in _THIRD_PERSON.finditer(text):
+        earlier = [h for h in names if h.kind == "person" and h.end <= m.start()]
+        if earlier:
+            out.append(_Hit(m.start(), m.end(), earlier[-1].canonical, "third"))
+    out.sort(key=lambda h: h.start)
+    return out
+
+
+def _scan(text: str, names: NameBook) -> _Text:
+    folded = _fold_keep(text)
+    name_hits = _name_hits(text, folded, names)
+    tools = _tool_hits(text, folded, name_hits)
+    label_end = _label_end(text)
+    return _Text(
+        text=text,
+        folded=folded,
+        names=name_hits,
+        tools=tools,
+        dropped=_dropped(text, tools),
+        people=_people(text, name_hits, label_end),
+        clauses=_clauses(text),
+        label_end=label_end,
+    )
+
+
+# --------------------------------------------------------------------------- spans
+
+
+def _words_at(text: str, pos: int) -> list[tuple[int, int]]:
+    return [(m.start() + pos, m.end() + pos) for m in re.finditer(r"[^\s,;:()]+", text[pos:])]
+
+
+def _clean_word(word: str) -> str:
+    return word.rstrip(".!?'\"").removesuffix("'s").removesuffix("’s")
+
+
+def _cap_span(text: str, pos: int, *, max_words: int = 4) -> tuple[int, int] | None:
+    """The capitalised name starting at ``pos`` (after an optional determiner), or None."""
+    words = _words_at(text, pos)
+    i = 0
+    while i < len(words) and text[words[i][0] : words[i][1]].lower() in {
+        "the",
+        "our",
+        "my",
+        "a",
+        "an",
+        "their",
+        "his",
+        "her",
+        "its",
+    }:
+        i += 1
+    taken: list[tuple[int, int]] = []
+    while i < len(words) and len(taken) < max_words:
+        a, b = words[i]
+        word = _clean_word(text[a:b])
+        if word and word[0].isupper() and word.lower() not in _NOT_PLACE:
+            taken.append((a, a + len(word)))
+            if text[a:b] != word:  # ends with punctuation or a possessive: the name ends here
+                break
+            if text[b : b + 1] in {",", ";", ":", ")"}:
+                break
+        elif taken and word.lower() in _CONNECTORS and i + 1 < len(words):
+            nxt = _clean_word(text[words[i + 1][0] : words[i + 1][1]])
+            if not (nxt[:1].isupper() and nxt.lower() not in _NOT_PLACE):
+                break
+        else:
+            break
+        i += 1
+    if not taken:
+        return None
+    return taken[0][0], taken[-1][1]
+
+
+def _overlaps(a: int, b: int, hits: list[_Hit]) -> _Hit | None:
+    for h in hits:
+        if a < h.end and h.start < b:
+            return h
+    return None
+
+
+def _negated(text: str, cue: int, clause_start: int) -> bool:
+    window = text[max(clause_start, cue - 25) : cue + 1]
+    return _NEGATION.search(window) is not None
+
+
+# --------------------------------------------------------------------------- detectors
+
+
+def _find_status(tx: _Text) -> _Finding | None:
+    t = tx.text
+    rules: tuple[tuple[re.Pattern[str], str, str], ...] = (
+        (
+            re.compile(
+                r"\b(?:parental|maternity|paternity|sick|medical|annual|unpaid|long-term|extended|study"
+                r"|compassionate|garden)\s+leave\b|\b(?:on|starts?|starting|started|begins?|began|goes\s+on"
+                r"|going\s+on|went\s+on|takes?|taking|took)\s+(?:(?:her|his|their|my|a|some)\s+)?leave\b",
+                re.I,
+            ),
+            "on_leave",
+            "person",
+        ),
+        (
+            re.compile(
+                r"\bon\s+(?:holiday|holidays|vacation|pto|annual\s+leave\s+holiday)\b|\b(?:starts?|starting"
+                r"|begins?|off)\s+(?:(?:her|his|their|my|a)\s+)?(?:holiday|vacation)\b",
+                re.I,
+            ),
+            "on_holiday",
+            "person",
+        ),
+        (re.compile(r"\b(?:off|out)\s+sick\b|\bon\s+sick\s+leave\b", re.I), "sick", "person"),
+        (
+            re.compile(
+                r"\b(?:code|merge|feature|release|deploy(?:ment)?|change)\s+freeze\b|\bfrozen\b"
+                r"|\bno\s+(?:merges|deploys|deployments|releases)\b|\bfreez(?:e|es|ing)\b",
+                re.I,
+            ),
+            "code freeze",
+            "project",
+        ),
+    )
+    for pattern, value, subject_type in rules:
+        m = pattern.search(t)
+        if m:
+            a, _ = tx.clause_text(m.start())
+            if _NEGATION.search(t[max(a, m.start() - 15) : m.start()]):
+                continue
+            return _Finding("status", value, m.start(), m.end(), subject_type)
+    return None
+
+
+def _kind_named(text: str) -> str | None:
+    m = re.search(
+        rf"\b(?:favou?rite|preferred|go-to|usual|daily)\s+(?P<k>{_KIND_RE})\b|\b(?P<k2>{_KIND_RE})\s+of\s+choice\b",
+        text,
+        re.I,
+    )
+    if not m:
+        return None
+    word = " ".join((m["k"] or m["k2"]).lower().split())
+    return _KIND_WORDS.get(word)
+
+
+def _live_tools(tx: _Text, *, consumable: bool) -> list[_Hit]:
+    return [
+        h
+        for h in tx.tools
+        if h.start not in tx.dropped and ((h.category in _CONSUMABLE) == consumable)
+    ]
+
+
+def _find_prefers(tx: _Text) -> _Finding | None:
+    t = tx.text
+    strong = _PREFER_STRONG.search(t)
+    if strong:
+        a, b = tx.clauses[tx.clause_of(strong.start())]
+        live = [h for h in tx.tools if h.start not in tx.dropped]
+        same = [h for h in live if a <= h.start < b]
+        after = [h for h in same if h.start >= strong.start()]
+        chosen = (after or same or live)[:1]
+        verb = not _HABIT_CUE.match(strong.group(0))
+        if chosen and chosen[0].category is not None:
+            pick = chosen[0]
+            kind = _kind_named(t) or pick.category
+            # "my editor of choice is X" is what she uses; a language or drink is a taste
+            predicate = "prefers" if verb or pick.category in _TASTES else "uses"
+            return _Finding(
+                predicate, pick.canonical, strong.start(), strong.end(), "person", kind=kind
+            )
+    # "Rust over Go for new code", "Coffee over anything else": the first is the taste
+    for pick in tx.tools:
+        over = re.match(
+            r"\s+over\s+(?:the\s+|my\s+)?(?P<w>anything|everything|all|\S)", t[pick.end :], re.I
+        )
+        if pick.start in tx.dropped or over is None or pick.category is None:
+            continue
+        if over["w"].lower() in {"anything", "everything", "all"} or any(
+            h.start == pick.end + over.start("w") and h.category == pick.category for h in tx.tools
+        ):
+            return _Finding(
+                "prefers", pick.canonical, pick.start, pick.end, "person", kind=pick.category
+            )
+    drinks = _live_tools(tx, consumable=True)
+    if drinks:
+        cue = _PREFER_CONSUME.search(t)
+        if cue and not _negated(t, drinks[0].start, 0):
+            pick = drinks[0]
+            kind = _kind_named(t) or pick.category or "drink"
+            at = min(cue.start(), pick.start)
+            return _Finding(
+                "prefers", pick.canonical, at, max(cue.end(), pick.end), "person", kind=kind
+            )
+    return None
+
+
+def _find_tool(tx: _Text) -> _Finding | None:
+    t = tx.text
+    live = _live_tools(tx, consumable=False)
+    projects = [h for h in tx.names if h.kind == "project"]
+    if live:
+        pick = live[0]
+        category = pick.category or ""
+        a, _ = tx.clause_text(pick.start)
+        if projects and category in PROJECT_KEYS:
+            project_pick = next(h for h in live if h.category in PROJECT_KEYS)
+            key = PROJECT_KEYS[project_pick.category or ""]
+            return _Finding(
+                "project_attribute",
+                project_pick.canonical,
+                project_pick.start,
+                project_pick.end,
+                "project",
+                key=key,
+            )
+        if _negated(t, pick.start, a):
+            return None
+        named = re.search(
+            rf"\b(?:my|her|his|their|our)\s+(?P<k>{_KIND_RE})s?\b|\bswitched\s+(?P<k2>{_KIND_RE})s\b",
+            t,
+            re.I,
+        )
+        kind = (
+            _KIND_WORDS.get(" ".join((named["k"] or named["k2"]).lower().split()))
+            if named
+            else None
+        )
+        if kind in {"drink", "food", None} or (kind == "database" and category != "database"):
+            kind = category
+        cue = min(pick.start, named.start()) if named else pick.start
+        return _Finding("uses", pick.canonical, cue, pick.end, "person", kind=kind)
+    # an unknown tool the sentence names the kind of: "my editor is Helix", "LF's database is Foo"
+    m = re.search(
+        rf"\b(?:my|her|his|their|our)\s+(?P<k>{_KIND_RE})\s+(?:is|has\s+been|was)\s+(?:now\s+)?",
+        t,
+        re.I,
+    )
+    if m:
+        span = _cap_span(t, m.end(), max_words=3)
+        kind = _KIND_WORDS.get(" ".join(m["k"].lower().split()))
+        if span and kind and kind not in _CONSUMABLE:
+            return _Finding("uses", t[span[0] : span[1]], m.start(), span[1], "person", kind=kind)
+    for project in projects:
+        m = re.compile(
+            rf"^(?:'s|’s)?\s+{_KEY_NAMES}\s+(?:is|will\s+be|has\s+been|was)\s+(?:now\s+)?", re.I
+        ).match(t[project.end :])
+        if m:
+            span = _cap_span(t, project.end + m.end(), max_words=3)
+            if span and not _overlaps(span[0], span[1], tx.names):
+                key = _KEY_MAP[" ".join(m["key"].lower().split())]
+                return _Finding(
+                    "project_attribute",
+                    t[span[0] : span[1]],
+                    project.start,
+                    span[1],
+                    "project",
+                    key=key,
+                )
+    return None
+
+
+def _title_at(text: str, pos: int, *, strong: bool, projects: list[_Hit]) -> str | None:
+    """A job title starting at ``pos`` (``Senior Software Engineer``), or None."""
+    rest = text[pos:]
+    art = _ARTICLE.match(rest)
+    if art:
+        pos += art.end()
+    prefix = ""
+    for p in projects:  # "Keelhaul's Tech Lead", "the Keelhaul tech lead"
+        owner = re.match(r"(?:'s|’s)?\s+", text[p.end :]) if p.start == pos else None
+        if owner:
+            prefix, pos, strong = f"{p.canonical} ", p.end + owner.end(), True
+    words = _words_at(text, pos)
+    taken: list[str] = []
+    end = pos
+    for i, (a, b) in enumerate(words):
+        if text[end if taken else pos : a].strip():
+            break  # punctuation between words: "(Maren Okafor)"
+        raw = text[a:b]
+        word = raw.rstrip(".!?")
+        low = word.lower()
+        if low in _TIME_WORDS:
+            break
+        if low in _TITLE_STOP and not (low == "of" and i + 1 < len(words) and taken):
+            break
+        if low == "of":
+            nxt = text[words[i + 1][0] : words[i + 1][1]].rstrip(".,;!?")
+            if any(p.start == words[i + 1][0] for p in projects) or not nxt[:1].isupper():
+                break
+        if not strong and not word[:1].isupper() and low != "of":
+            break
+        if strong and not (word[:1].isupper() or word[:1].isalpha()):
+            break
+        taken.append(word)
+        end = a + len(word)
+        if raw != word or text[b : b + 1] in {",", ";", ":"} or len(taken) >= 6:
+            break
+    if not taken:
+        return None
+    while taken and taken[-1].lower() == "of":
+        taken.pop()
+    title = " ".join(taken)
+    if not _ROLE_HEADS.search(title):
+        return None
+    if title == title.lower():
+        title = " ".join(w if w in {"of", "and"} else w[:1].upper() + w[1:] for w in title.split())
+    title = prefix + title
+    of_project = re.match(r"\s+of\s+(?:the\s+)?", text[end:])
+    if of_project:
+        at = end + of_project.end()
+        for p in projects:
+            if p.start == at:
+                title = f"{p.canonical} {title}"
+    return title
+
+
+def _find_role(tx: _Text) -> _Finding | None:
+    t = tx.text
+    projects = [h for h in tx.names if h.kind == "project"]
+    # "Keelhaul's tech lead is Ines" / "the new Lanternfish lead is Priya"
+    for project in projects:
+        m = re.match(
+            r"(?:'s|’s)\s+(?:new\s+)?(?P<title>(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:is|will\s+be|becomes)\s+(?:now\s+)?",
+            t[project.end :],
+            re.I,
+        )
+        if m and _ROLE_HEADS.search(m["title"]):
+            after = project.end + m.end()
+            person = next((h for h in tx.names if h.kind == "person" and h.start == after), None)
+            if person:
+                title = " ".join(w[:1].upper() + w[1:] for w in m["title"].split())
+                return _Finding(
+                    "role",
+                    f"{project.canonical} {title}",
+                    project.start,
+                    after,
+                    "person",
+                    subject=person.canonical,
+                )
+    # "goes from Senior Software Engineer to Staff Engineer", "promoted from L4 to Senior
+    # Engineer": the title held now is the one after "to"
+    for m in re.finditer(
+        r"\bfrom\s+(?P<old>(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+){0,5}?)\s+(?:to|into)\s+", t, re.I
+    ):
+        new = _title_at(t, m.end(), strong=True, projects=projects)
+        if new is None or _negated(t, m.start(), 0):
+            continue
+        old_title = _title_at(t, m.start("old"), strong=True, projects=projects)
+        change = re.search(
+            r"\b(?:go(?:es|ing)?|went|gone|mov(?:e|es|ed|ing)|promot\w+|chang\w+|switch\w*"
+            r"|transition\w*|step(?:s|ped)?\s+up|bump(?:s|ed)?|rises?|rose|advanc\w+)\s+(?:up\s+)?$",
+            t[: m.start()],
+            re.I,
+        )
+        if old_title or change:
+            return _Finding("role", new, m.start(), m.end() + len(new), "person")
+    for strong, pattern in ((True, _ROLE_STRONG), (False, _ROLE_WEAK)):
+        for m in pattern.finditer(t):
+            found = _title_at(t, m.end(), strong=strong, projects=projects)
+            if found and not _negated(t, m.start(), 0):
+                return _Finding("role", found, m.start(), m.end(), "person")
+    return None
+
+
+def _org_at(tx: _Text, pos: int) -> tuple[str, int] | None:
+    """The organisation named at ``pos``: a known one, or an unknown capitalised span."""
+    for h in tx.names:
+        if h.start == pos:
+            if h.kind == "organisation":
+                return h.canonical, h.end
+            return None
+    span = _cap_span(tx.text, pos, max_words=4)
+    if span is None or span[0] != pos:
+        return None
+    if _overlaps(span[0], span[1], tx.names) or _overlaps(span[0], span[1], tx.tools):
+        return None
+    value = tx.text[span[0] : span[1]]
+    return value, span[1]
+
+
+def _find_works_at(tx: _Text) -> _Finding | None:
+    t = tx.text
+    orgs = [h for h in tx.names if h.kind == "organisation"]
+    known = {o.canonical for o in orgs}
+    for m in _WORK_CLOSE_CUE.finditer(t):
+        named = _org_at(tx, m.end())
+        if named:
+            return _Finding("works_at", named[0], m.start(), named[1], "person", closing=True)
+    for m in _WORK_CUE.finditer(t):
+        cue = m.group(0).lower()
+        named = _org_at(tx, m.end())
+        if named is None:
+            continue
+        if cue.startswith(("move", "moving", "on the")) and named[0] not in known:
+            continue  # "moved to Lisbon" is a home, "on the Keelhaul team" a team
+        if cue.startswith("on the") and not re.match(r"\s+payroll\b", t[named[1] :], re.I):
+            continue
+        if _negated(t, m.start(), 0):
+            continue
+        return _Finding("works_at", named[0], m.start(), named[1], "person")
+    for org in orgs:
+        before, after = t[: org.start], t[org.end :]
+        job_at = re.search(
+            r"\b(?:is|was|are|'s)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,4}(?:at|for|with)\s+$",
+            before,
+            re.I,
+        )
+        employee = re.search(r"\b(?:an?|the)\s+$", before, re.I) and re.match(
+            r"\s+(?:employee|staffer|hire)\b", after, re.I
+        )
+        if job_at or employee:
+            return _Finding("works_at", org.canonical, org.start, org.end, "person")
+        if re.match(
+            r"\s+(?:people|staff|employees|team\s+members|folks|staffers)\s*:", after, re.I
+        ):
+            return _Finding("works_at", org.canonical, org.end, org.end, "person")
+        # "Tomasz Wierzbicki, Tidewater Labs, ..." (a directory line)
+        person = next(
+            (
+                h
+                for h in tx.names
+                if h.kind == "person"
+                and re.fullmatch(r",\s*(?:[a-z][\w -]{0,40},\s*)?", t[h.end : org.start])
+            ),
+            None,
+        )
+        if person:
+            return _Finding(
+                "works_at", org.canonical, person.start, org.end, "person", subject=person.canonical
+            )
+    return None
+
+
+def _place_at(tx: _Text, pos: int) -> tuple[str, int] | None:
+    span = _cap_span(tx.text, pos, max_words=4)
+    if span is None:
+        return None
+    hit = _overlaps(span[0], span[1], [*tx.names, *tx.tools])
+    if hit is not None and hit.kind != "place":
+        return None
+    words = tx.text[span[0] : span[1]].split()
+    while len(words) > 1 and words[-1].lower() in _PLACE_TRAIL:
+        words.pop()
+    value = " ".join(words)
+    if hit is not None:
+        value = hit.canonical
+    return value, span[1]
+
+
+def _aside(text: str, cue: int) -> bool:
+    """Whether ``cue`` opens an appositive: ``Ines Duarte, a resident of Braga, joins ...``."""
+    opened = re.search(r",\s*(?:an?|the|our|now\s+an?)?\s*$", text[:cue])
+    return bool(opened and "," in text[cue:])
+
+
+def _find_lives_in(tx: _Text) -> _Finding | None:
+    t = tx.text
+    for m in re.finditer(r"\b([A-Z][\w']*(?:\s+[A-Z][\w']*)?)-based\b", t):
+        hit = _overlaps(m.start(1), m.end(1), [*tx.names, *tx.tools])
+        if hit is None or hit.kind == "place":
+            value = hit.canonical if hit else m.group(1)
+            return _Finding("lives_in", value, m.start(), m.end(), "person")
+    home = re.search(
+        r"\b([A-Z][\w']*(?:\s+[A-Z][\w']*)?)\s+(?:has\s+been|is|was|became|becomes|will\s+be)\s+"
+        r"(?:now\s+)?(?P<owner>my|her|his|their|our|[A-Z][\w.]*(?:\s+[A-Z][\w]*)?'s)\s+"
+        r"(?:new\s+)?(?:" + _HOME_WORD + r"|base)\b",
+        t,
+    )
+    if home:
+        place = _place_at(tx, home.start(1))
+        if place:
+            return _Finding("lives_in", place[0], home.start("owner"), home.end(), "person")
+    for m in _LIVE_CUE.finditer(t):
+        place = _place_at(tx, m.end())
+        if place is None:
+            continue
+        a, _ = tx.clause_text(m.start())
+        if _negated(t, m.start(), a):
+            continue
+        moving = _MOVE_WORD.match(m.group(0)) is not None
+        inside = [h for h in tx.names if h.kind == "person" and m.start() <= h.start < m.end()]
+        return _Finding(
+            "lives_in",
+            place[0],
+            m.start(),
+            place[1],
+            "person",
+            subject=inside[0].canonical if inside else None,
+            future_cue=moving,
+            aside=_aside(t, m.start()),
+        )
+    # "I. Duarte, a Madrid resident, ..." / "a Berlin local"
+    for m in re.finditer(
+        r"\b(?:an?|the|our|fellow)\s+(?P<p>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+"
+        r"(?:resident|local|homeowner|dweller|inhabitant|householder)s?\b",
+        t,
+    ):
+        place = _place_at(tx, m.start("p"))
+        if place and not _negated(t, m.start(), 0):
+            return _Finding(
+                "lives_in", place[0], m.start(), m.end(), "person", aside=_aside(t, m.start())
+            )
+    # "the keys to the Lisbon apartment", "we bought a house in Haarlem"
+    if _MOVE_IN.search(t):
+        for m in re.finditer(
+            r"\b(?P<p>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+" + _DWELLING + r"\b"
+            r"|\b" + _DWELLING + r"\s+(?:in|near|outside)\s+(?P<q>[A-Z])",
+            t,
+        ):
+            at = m.start("p") if m["p"] else m.start("q")
+            place = _place_at(tx, at)
+            if place and not _negated(t, m.start(), 0):
+                return _Finding("lives_in", place[0], m.start(), m.end(), "person")
+    there = _LIVE_THERE.search(t)
+    if there:
+        for pm in reversed(list(re.finditer(r"\b(?:from|in|to)\s+", t[: there.start()]))):
+            place = _place_at(tx, pm.end())
+            if place:
+                return _Finding("lives_in", place[0], there.start(), there.end(), "person")
+    if _MOVE_WORD.search(t):
+        for m in re.finditer(r"\s+to\s+", t):
+            place = _place_at(tx, m.end())
+            before = re.search(r"([A-Z][\w'-]*)\s*$", t[: m.start() + 1].rstrip())
+            if place and before and _place_at(tx, before.start(1)):
+                return _Finding("lives_in", place[0], m.start(), place[1], "person")
+    return None
+
+
+# --------------------------------------------------------------------------- assembly
+
+
+_ELLIPTICAL_WORDS = frozenset(
+    {
+        "use",
+        "uses",
+        "prefer",
+        "prefers",
+        "live",
+        "lives",
+        "work",
+        "works",
+        "drink",
+        "drinks",
+        "love",
+        "loves",
+        "now",
+        "still",
+        "back",
+        "been",
+        "no",
+        "done",
+        "off",
+        "just",
+        "finally",
+        "currently",
+        "recently",
+        "also",
+        "always",
+        "usually",
+        "mostly",
+        "never",
+        "quit",
+        "left",
+        "went",
+        "gave",
+        "took",
+        "started",
+        "relocate",
+        "moved",
+        "moving",
+        "joined",
+        "run",
+        "running",
+        "sticking",
+        "stuck",
+        "living",
+        "planning",
+        "heading",
+        "becoming",
+    }
+)
+#: A note line that opens on what it is about, with no owner: ``Editor: Vim``, ``Daily
+#: driver editor: VSCode``, ``VPN (WireGuard) for ...``, ``Home city - Rotterdam``.
+_NOTE_HEAD = re.compile(
+    r"^\s*(?:(?:daily|driver|main|primary|usual|current|default|preferred|go-to|favou?rite"
+    r"|work|personal|everyday|new|present)\s+)*(?:"
+    + _KIND_RE
+    + r"|home(?:\s+(?:city|town|base|country|address))?|hometown|residence|based|employer"
+    r"|company|(?:job\s+)?title|role|job|position|current\s+city)s?(?:\s+of\s+choice)?"
+    r"\s*(?::|\(|—|–|-\s|=|,|\bis\b|\bwas\b|\bnow\b|\bthese\s+days\b|\bstill\b)",
+    re.I,
+)
+
+
+def _elliptical(text: str, label_end: int) -> bool:
+    """Whether the statement has no subject and so is the writer's own.
+
+    Either it starts with a verb or an adverb standing for one (``Switched editors ...``,
+    ``Been with Tidewater since ...``, ``No more coffee ...``, ``Back on Vim``), or it is
+    a note line that opens on the attribute it gives (``Editor: Vim``, ``VPN (WireGuard)
+    for ...``).
+    """
+    if _NOTE_HEAD.match(text) or _NOTE_HEAD.match(text[label_end:]):
+        return True
+    first = re.match(r"\s*([A-Za-z]+)", text[label_end:])
+    if not first:
+        return False
+    word = first.group(1).lower()
+    return word.endswith(("ed", "ing")) or word in _ELLIPTICAL_WORDS
+
+
+def _subject(tx: _Text, finding: _Finding, speaker: str | None) -> tuple[str | None, bool]:
+    """The subject's canonical name, and whether one was found at all."""
+    if finding.subject:
+        return finding.subject, True
+    if finding.subject_type == "project":
+        projects = [h for h in tx.names if h.kind == "project"]
+        if not projects:
+            return None, False
+        a, b = tx.clauses[tx.clause_of(finding.cue)]
+        same = [p for p in projects if a <= p.start < b]
+        return (same or projects)[0].canonical, True
+    candidates = tx.people
+    before = [h for h in candidates if h.start < finding.cue]
+    after = [h for h in candidates if h.start >= finding.cue_end or h.start >= finding.cue]
+    pick = before[-1] if before else (after[0] if after else None)
+    if pick is None:
+        if _elliptical(tx.text, tx.label_end):
+            return speaker, speaker is not None
+        return None, False
+    if pick.kind == "first":
+        return speaker, speaker is not None
+    return pick.canonical, True
+
+
+def _condition(tx: _Text, finding: _Finding) -> str | None:
+    if finding.predicate not in {"uses", "prefers", "project_attribute"}:
+        return None
+    for pattern, phrase in _CONDITION_TIME:
+        if pattern.search(tx.text):
+            return phrase
+    m = _CONDITION_WHEN.search(tx.text)
+    if m:
+        rest = _CONDITION_STRIP.sub("", m["rest"].strip(), count=1).strip()
+        rest = re.split(r"\s+(?:I|we|she|he|they|it|you)\s+", rest)[0]
+        rest = re.sub(r"\s+", " ", rest).rstrip(".!?")
+        if rest and not re.match(r"(?:the\s+)?\w+\s+(?:is|are|was)\s+(?:done|over)", rest, re.I):
+            return f"when {rest}"
+    for m in _CONDITION_ONLY.finditer(tx.text):
+        group = "r" if m["r"] else "r2"
+        a, b = m.span(group)
+        if _overlaps(a, b, tx.tools):  # "runs on Fly.io only" names the value, not a condition
+            continue
+        prep = (m["p"] or m["p2"]).lower()
+        rest = re.split(r"\s+(?:and|but|or|never|not)\s+", m[group].strip())[0].rstrip(".!?")
+        if not rest or re.fullmatch(r"(?:now|today|me|you|us|them|good|the\s+record)", rest, re.I):
+            continue
+        thing = re.match(r"(?:the|our|my|a|an|her|his|their)\s", rest, re.I) or _overlaps(
+            a, b, [h for h in tx.names if h.kind == "project"]
+        )
+        if prep in {"for", "inside", "within"} and thing:
+            prep = "on"
+        return f"for {rest}" if prep == "for" else f"when {prep} {rest}"
+    return None
+
+
+@dataclass
+class _Timing:
+    valid_from: dt.date | None = None
+    valid_until: dt.date | None = None
+    precision: Precision = "day"
+    phrase: str | None = None
+    resolved: bool = True
+
+
+def _with_preposition(text: str, mention: TimeMention) -> str:
+    m = re.search(
+        r"\b(since|from|on|in|until|till|as\s+of|effective|starting|by)\s+$",
+        text[: mention.start],
+        re.I,
+    )
+    return f"{m.group(1)} {mention.phrase}" if m else mention.phrase
+
+
+def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
+    t = tx.text
+    cue_clause = tx.clause_of(finding.cue)
+    timing = _Timing()
+    unresolved: TimeMention | None = None
+    prev_end = 0
+    for mention in times:
+        index = tx.clause_of(mention.start)
+        a, b = tx.clauses[index]
+        if index != cue_clause and not _TIME_ANCHOR.search(t[a:b]):
+            continue
+        if not mention.resolved:
+            unresolved = unresolved or mention
+            continue
+        ctx = t[max(a, prev_end) : mention.start]
+        prev_end = mention.end
+        assert mention.date is not None and mention.until is not None
+        clause = t[a:b]
+        if (
+            mention.relative
+            and _bounded_period(clause)
+            and re.search(r"\b(?:this|current)\b", mention.phrase, re.I)
+        ):
+            if timing.valid_from is None:
+                timing.valid_from, timing.valid_until = mention.date, mention.until
+                timing.precision = mention.precision
+                timing.phrase = _with_preposition(t, mention)
+            continue
+        inclusive_end = timing.valid_from is not None and re.fullmatch(
+            r"\s*(?:to|through|thru|till|-|–)\s*", ctx, re.I
+        )
+        if _LAST_DAY_CUE.search(ctx) or (inclusive_end and timing.valid_until is None):
+            if timing.valid_until is None:
+                timing.valid_until = mention.until
+                timing.phrase = timing.phrase or (mention.phrase if mention.relative else None)
+            continue
+        until_cue = _UNTIL_CUE.search(ctx)
+        from_cues = list(_FROM_CUE.finditer(ctx))
+        if until_cue and not (from_cues and from_cues[-1].start() > until_cue.start()):
+            if timing.valid_until is None:
+                timing.valid_until = mention.date
+                timing.phrase = timing.phrase or (
+                    _with_preposition(t, mention) if mention.relative else None
+                )
+            continue
+        if (
+            finding.closing
+            and timing.valid_until is None
+            and re.search(r"\b(?:on|by|at|in)\s+$", ctx)
+        ):
+            timing.valid_until = mention.until
+            continue
+        if timing.valid_from is None:
+            timing.valid_from = mention.date
+            timing.precision = mention.precision
+            if mention.relative:
+                timing.phrase = _with_preposition(t, mention)
+    if timing.valid_from is None and timing.valid_until is None and unresolved is not None:
+        timing.resolved = False
+        timing.phrase = unresolved.phrase
+    return timing
+
+
+_DETECTORS: tuple[Callable[[_Text], _Finding | None], ...] = (
+    _find_status,
+    _find_prefers,
+    _find_tool,
+    _find_role,
+    _find_works_at,
+    _find_lives_in,
+)
+#: What a question may propose: a tool or a project's attribute, never a person's life.
+_PROPOSABLE = frozenset({"uses", "prefers", "project_attribute"})
+
+
+def _read(tx: _Text, speaker: str | None, *, proposal: bool) -> tuple[_Finding, str] | None:
+    """The first predicate that reads and has a subject, with that subject."""
+    for detect in _DETECTORS:
+        finding = detect(tx)
+        if finding is None:
+            continue
+        if proposal and finding.predicate not in _PROPOSABLE:
+            return None
+        subject, ok = _subject(tx, finding, speaker)
+        if ok and subject is not None:
+            return finding, subject
+        if finding.subject_type == "person" and any(h.kind == "first" for h in tx.people):
+            return None  # the speaker's own words with no speaker: nothing about anyone
+    return None
+
+
+def _refuse(text: str) -> bool:
+    if _HOSTILE.search(text) or _CODE.search(text):
+        return True
+    return bool(text.rstrip().endswith("?") and not _PROPOSAL.match(text[_label_end(text) :]))
+
+
+#: A question that proposes (``should LF run on X?``, ``why not move to X?``), read as a
+#: hedged claim; any other question asks and claims nothing.
+_PROPOSAL = re.compile(
+    r"\s*(?:should|shall\s+(?:we|I|they)|what\s+if|what\s+about|how\s+about|why\s+not"
+    r"|(?:could|can|would|might)\s+we|would\s+it\s+(?:make\s+sense|be\s+(?:better|worth))"
+    r"|is\s+it\s+(?:time|worth)|(?:do|don't)\s+we\s+want\s+to|maybe\s+(?:we\s+should|switch|move)"
+    r"|worth\s+(?:moving|switching|migrating|trying))\b",
+    re.I,
+)
+
+
+def _normalise(text: str) -> str:
+    text = text.replace("’", "'").replace("‘", "'").replace("`", "")
+    text = _QUOTED.sub(" ", text)
+    return " ".join(text.split())
+
+
+def extract(
+    text: str, *, evidence_date: dt.date, names: NameBook, speaker: str | None = None
+) -> list[Claim]:
+    """The claims one short statement makes.
+
+    Args:
+        text: One statement (a sentence or two).
+        evidence_date: The date of the note it came from; relative dates resolve
+            against it.
+        names: Known names and aliases; a name found here is a subject or a value
+            in canonical form.
+        speaker: Who "I"/"we"/"my" is; None (an agent speaking): first-person
+            sentences give no claim about a person.
+
+    Returns:
+        Zero or one claims (zero when the statement states nothing of
+        :data:`~mnemex.facts.claims.PREDICATES`, or is a question, code or an
+        injected instruction).
+    """
+    raw = " ".join(text.split())
+    if not raw or _refuse(raw):
+        return []
+    clean = _normalise(raw)
+    tx = _scan(clean, names)
+    read = _read(tx, speaker, proposal=raw.rstrip().endswith("?"))
+    if read is None:
+        return []
+    finding, subject = read
+    times = [] if finding.aside else find_times(clean, evidence_date, future=is_future(clean))
+    timing = _timing(tx, finding, times)
+    future_cue = finding.future_cue and bool(
+        re.search(
+            r"(?:\b(?:is|are|am|will\s+be)\s+|'re\s+|'m\s+|\bwill\s+|'ll\s+|^|[.:;]\s*)\S*$",
+            clean[: finding.cue],
+            re.I,
+        )
+        or re.match(r"(?:moving|relocating)\b", clean[finding.cue :], re.I)
+    )
+    if timing.valid_from is not None:
+        planned = timing.valid_from > evidence_date
+    elif finding.closing:
+        planned = False
+    else:
+        local = clean[max(0, finding.cue - 30) : finding.cue_end]
+        planned = bool(
+            re.search(
+                r"\b(?:will|going\s+to|shall|plans?\s+to|planning\s+to|about\s+to)\b|'ll\b",
+                local,
+                re.I,
+            )
+            or (future_cue and "ing" in clean[finding.cue : finding.cue_end].lower())
+            or (
+                not timing.resolved
+                and re.search(
+                    r"\b(?:after|once|when|before|eventually|some\s*day|one\s+day|soon)\b",
+                    timing.phrase or "",
+                    re.I,
+                )
+            )
+        )
+    hedged = _HEDGE.search(clean) is not None or raw.rstrip().endswith("?")
+    claim = Claim(
+        subject=subject,
+        predicate=finding.predicate,
+        value=finding.value,
+        statement=raw,
+        kind=finding.kind,
+        key=finding.key,
+        condition=_condition(tx, finding),
+        valid_from=timing.valid_from,
+        valid_until=timing.valid_until,
+        from_precision=timing.precision,
+        time_phrase=timing.phrase,
+        time_resolved=timing.resolved,
+        planned=planned,
+        hedged=hedged,
+    )
+    return [claim]
+
+
+__all__ = ["GAZETTEER", "PROJECT_KEYS", "Software", "extract"]

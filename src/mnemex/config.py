@@ -87,6 +87,8 @@ class Settings:
     format: int = FORMAT_VERSION
     domains: list[str] = field(default_factory=lambda: list(DEFAULT_DOMAINS))
     private: list[str] = field(default_factory=lambda: ["private"])
+    #: the vault owner's name: who "I" is in the owner's own statements (facts)
+    owner: str | None = None
     embedder: dict[str, Any] = field(default_factory=lambda: {"name": "minilm"})
     search: dict[str, Any] = field(default_factory=dict)
     harvest: dict[str, Any] = field(default_factory=dict)
@@ -129,6 +131,10 @@ def load_settings(vault: Path) -> Settings:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{path}: [vault] {key} must be a list of strings")
         setattr(settings, key, list(value))
+    owner = table.get("owner")
+    if owner is not None and (not isinstance(owner, str) or not owner.strip()):
+        raise ConfigError(f"{path}: [vault] owner must be a name (a non-empty string)")
+    settings.owner = owner.strip() if isinstance(owner, str) else None
     for key in ("embedder", "search", "model", "harvest", "health", "index"):
         value = data.get(key, getattr(settings, key))
         if not isinstance(value, dict):
@@ -147,6 +153,8 @@ name = "{name}"
 domains = ["general"]
 # private domains and projects never leave this machine ("private" always is)
 private = ["private"]
+# who "I" is in your own statements of fact (`mnemex fact add "I live in Lisbon"`)
+# owner = "Your Name"
 
 [embedder]
 # minilm (default, offline) | wordllama (fast, static) | openai (any /v1/embeddings server)

@@ -20,6 +20,6 @@ def test_every_folder_of_a_private_name_is_git_ignored(tmp_path: Path) -> None:
     assert private_folders(settings) == [
         f"{top}/{name}/"
         for name in ("diary", "private")
-        for top in ("wiki", "foundations", "state", "memories")
+        for top in ("wiki", "foundations", "state", "memories", "facts")
     ]
-    assert ignore_lines(settings) == [".mnemex/", *private_folders(settings)]
+    assert ignore_lines(settings) == [".mnemex/", "facts/_log.jsonl", *private_folders(settings)]

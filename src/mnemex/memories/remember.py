@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from mnemex.brain import Brain
-from mnemex.errors import VaultError
+from mnemex.errors import FactError, VaultError
+from mnemex.facts.record import learn_note
 from mnemex.report import Report
 from mnemex.text.dates import utc_iso
 from mnemex.text.sanitise import redact_secrets, sanitise
@@ -39,6 +40,7 @@ class Remembered:
     title: str
     hash: str | None
     commit: CommitResult | None = None
+    facts: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         report = Report()
@@ -52,6 +54,8 @@ class Remembered:
         }
         if self.commit is not None:
             out["commit"] = self.commit.to_dict()
+        if self.facts is not None:
+            out["facts"] = self.facts
         return out
 
 
@@ -102,6 +106,7 @@ def remember(
     client: str | None = None,
     session: str | None = None,
     now: dt.datetime | None = None,
+    said_by_user: bool = False,
 ) -> Remembered:
     """Write a remembered note and commit it.
 
@@ -113,6 +118,8 @@ def remember(
         importance: 0.0-1.0, how much it should weigh in recall.
         cwd: the caller's working directory, used when ``project`` is not given.
         client: the harness of the agent that asked (``claude-code``, ...).
+        said_by_user: the text is the person's own words, relayed verbatim (``said_by:
+            user``): the facts it states are the person's; otherwise they are the agent's.
 
     Raises:
         VaultError: no project could be determined, a name is not a slug, the
@@ -160,6 +167,8 @@ def remember(
         fm["tags"] = clean_tags
     fm.update({"project": project, "domain": domain, "importance": float(importance)})
     fm["harness"] = "mnemex"
+    if said_by_user:
+        fm["said_by"] = "user"
     if session:
         fm["session"] = sanitise(session)
     if client:
@@ -174,7 +183,21 @@ def remember(
         done = Remembered(rel, outcome, project, domain, title, digest)
         done.commit = commit_change(brain.vault, [rel], "remember", title)
     brain.sync()
+    done.facts = _learn_facts(brain, rel, when)
     return done
+
+
+def _learn_facts(brain: Brain, rel: str, when: dt.datetime) -> dict[str, Any]:
+    """The facts a remembered note states, recorded under the fact rule (their own commit).
+
+    A fact file that cannot be read refuses the facts, not the memory: the note is kept
+    and the reason is returned.
+    """
+    try:
+        learned = learn_note(brain, rel, now=when)
+    except FactError as exc:
+        return {"refused": 1, "reason": str(exc)}
+    return learned.to_dict()
 
 
 __all__ = ["MAX_MEMORY_CHARS", "Remembered", "project_from_cwd", "remember"]

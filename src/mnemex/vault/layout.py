@@ -17,6 +17,8 @@ from mnemex.report import Report
 from mnemex.vault.privacy import private_folders
 
 LOCAL_DIR = ".mnemex"
+#: What the fact layer dropped and why: private, never committed.
+FACTS_LOG = "facts/_log.jsonl"
 
 #: top folder -> kind (the search scope ``kind=``); anything else is the user's ``notes``.
 KIND_BY_FOLDER = {
@@ -177,7 +179,7 @@ def placement(rel: str) -> Placement:
     second = parts[1] if len(parts) > 2 else None
     if kind == "knowledge":
         return Placement(kind, domain=second)
-    if kind in ("foundations", "state", "memories"):
+    if kind in ("foundations", "state", "memories", "facts"):
         return Placement(kind, project=second)
     return Placement(kind)
 
@@ -189,7 +191,7 @@ def _run_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def ignore_lines(settings: Settings) -> list[str]:
     """The ``.gitignore`` lines ``init`` writes and ``sync`` checks: ``.mnemex/`` and every
     private folder."""
-    return [f"{LOCAL_DIR}/", *private_folders(settings)]
+    return [f"{LOCAL_DIR}/", FACTS_LOG, *private_folders(settings)]
 
 
 def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
@@ -249,6 +251,7 @@ def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
 
 
 __all__ = [
+    "FACTS_LOG",
     "INIT_FOLDERS",
     "KINDS",
     "KIND_BY_FOLDER",

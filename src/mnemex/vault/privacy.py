@@ -15,7 +15,7 @@ from mnemex.config import Settings
 ALWAYS_PRIVATE = "private"
 
 #: The top folders that hold a domain's or a project's files, each git-ignored when private.
-_NAMED_FOLDERS = ("wiki", "foundations", "state", "memories")
+_NAMED_FOLDERS = ("wiki", "foundations", "state", "memories", "facts")
 
 
 def private_names(settings: Settings) -> frozenset[str]:

@@ -48,6 +48,8 @@ READ_TOOLS |= {"get_source", "get_summary"}  # ingest
 WRITE_TOOLS |= {"ingest_text", "ingest_file"}
 READ_TOOLS |= {"scan_health"}  # health
 WRITE_TOOLS |= {"fix_health_issue", "dismiss_health_issue"}
+READ_TOOLS |= {"get_facts"}  # facts
+WRITE_TOOLS |= {"record_fact"}
 #: The read profile (`serve --tools read`): what an agent needs to read, in a short list.
 READ_PROFILE = {
     "list_domains",
@@ -59,6 +61,7 @@ READ_PROFILE = {
     "search_memories",
     "get_digest",
     "get_context",
+    "get_facts",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from mnemex.cli.app import cli
 from mnemex.cli.doctor import register as _register_doctor
 from mnemex.cli.evaluate import register as _register_evaluate
+from mnemex.cli.facts import register as _register_facts
 from mnemex.cli.foundations import register as _register_foundations
 from mnemex.cli.harvest import register as _register_harvest
 from mnemex.cli.health import register as _register_health
@@ -37,6 +38,7 @@ _register_memories(cli)  # memories search|show, forget
 _register_models(cli)  # models status|ledger
 _register_health(cli)  # health [fix|dismiss|restore|history], undo
 _register_ingest(cli)  # ingest
+_register_facts(cli)  # facts, fact add|learn|confirm|correct|retract
 
 
 def main() -> None:

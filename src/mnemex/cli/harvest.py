@@ -195,6 +195,11 @@ def harvest(
     type=click.FloatRange(0.0, 1.0),
     help="How much it weighs in recall.",
 )
+@click.option(
+    "--agent",
+    is_flag=True,
+    help="The text is an agent's, not yours: the facts it states count as guesses.",
+)
 @json_option
 @pass_app
 @handle_errors
@@ -205,10 +210,12 @@ def remember(
     domain: str | None,
     tags: tuple[str, ...],
     importance: float,
+    agent: bool,
     as_json: bool,
 ) -> None:
     """Remember TEXT as a memory of the project ('-' reads it from stdin); the first line
-    is its title. Remembering the same text twice keeps one note."""
+    is its title. Remembering the same text twice keeps one note. The facts it states
+    (where someone works or lives, a project's database, ...) are recorded as yours."""
     body = sys.stdin.read() if text == "-" else text
     done = remember_note(
         app.brain,
@@ -218,6 +225,7 @@ def remember(
         tags=list(tags) or None,
         importance=importance,
         cwd=Path.cwd(),
+        said_by_user=not agent,
     )
     app.brain.sync()
     emit(done.to_dict(), as_json, lambda: click.echo(f"{done.outcome}: {done.path}"))

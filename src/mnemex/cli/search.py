@@ -7,6 +7,8 @@ Registered onto the command tree by :func:`register`.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, progress_for
@@ -28,6 +30,8 @@ BACKGROUND_STEPS = 64
 @click.option("--since", help="Notes dated on or after (ISO date).")
 @click.option("--until", help="Notes dated on or before (ISO date).")
 @click.option("--max-tokens", type=click.IntRange(min=1), help="Token budget for all hits.")
+@click.option("--as-of", help="Label fact hits as of this day (YYYY-MM-DD; default today).")
+@click.option("--recorded-as-of", help="Facts as the brain had recorded them by this day.")
 @click.option(
     "--signals",
     default="keyword,vector,graph",
@@ -51,6 +55,8 @@ def search(
     since: str | None,
     until: str | None,
     max_tokens: int | None,
+    as_of: str | None,
+    recorded_as_of: str | None,
     signals: str,
     no_sync: bool,
     no_rerank: bool,
@@ -85,6 +91,8 @@ def search(
         max_tokens=max_tokens,
         signals=wanted,
         rerank=not no_rerank,
+        as_of=_day(as_of, "--as-of"),
+        recorded_as_of=_day(recorded_as_of, "--recorded-as-of"),
     )
 
     def text() -> None:
@@ -99,6 +107,15 @@ def search(
             click.echo(f"(more hits left out to fit --max-tokens {max_tokens})")
 
     emit([h.to_dict() for h in result.hits], as_json, text)
+
+
+def _day(raw: str | None, hint: str) -> dt.date | None:
+    if raw is None:
+        return None
+    try:
+        return dt.date.fromisoformat(raw)
+    except ValueError as exc:
+        raise click.BadParameter(f"{raw!r} is not a day (YYYY-MM-DD)", param_hint=hint) from exc
 
 
 def why_line(why: dict[str, object]) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from mcp import Client
 
 #: Word pieces (tools/list JSON + instructions) each profile may cost at most.
-TOOL_BUDGETS = {"all": 8000, "read": 3000}
+TOOL_BUDGETS = {"all": 8400, "read": 3000}
 
 
 @functools.cache

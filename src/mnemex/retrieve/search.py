@@ -33,7 +33,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mnemex.brain import Brain
+from mnemex.facts.claims import fold as fold_statement
 from mnemex.index.backend import ChunkHit, IndexBackend, NoteRow, Scope
+from mnemex.retrieve.factlabels import NOT_CURRENT, repeats, served_facts
 from mnemex.retrieve.graph import proximity
 from mnemex.retrieve.rerank import Reranker, load_reranker
 from mnemex.retrieve.stopwords import STOPWORDS
@@ -103,6 +105,8 @@ class Hit:
     project: str | None = None
     snippets: list[Snippet] = field(default_factory=list)
     tokens: int = 0
+    #: for a fact file: the facts served, each with its label on ``as_of``
+    facts: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -171,6 +175,8 @@ def search(
     now: dt.datetime | None = None,
     full_ranking: bool = False,
     rerank: bool = True,
+    as_of: dt.date | None = None,
+    recorded_as_of: dt.date | None = None,
 ) -> SearchResult:
     """Find the notes that best answer ``query``.
 
@@ -186,6 +192,8 @@ def search(
         full_ranking: also return every ranked note's path (for evaluation).
         rerank: re-order the best hits with the reranker ``[search.rerank]`` configures
             (none by default; see :mod:`mnemex.retrieve.rerank`).
+        as_of: the day fact hits are labelled for (default today): current, past, ...
+        recorded_as_of: serve facts as the brain believed them at the end of this day.
 
     Raises:
         RerankError: a reranker is configured and ``rerank`` is true, but it failed.
@@ -214,6 +222,8 @@ def search(
         order = _reranked(reranker, backend, query, order, notes, scored)
         timings["rerank_ms"] = (time.perf_counter() - t) * 1000
     hits, total, truncated = _hits(backend, order[:k], notes, scored, max_tokens, now)
+    if any(h.kind == "facts" for h in hits):
+        hits = _label_fact_hits(brain, hits, scored.terms, as_of, recorded_as_of)
     ranking: list[str] = []
     if full_ranking:
         paths = backend.notes_by_id(nid for nid, _ in order)
@@ -470,6 +480,47 @@ def _hits(
         total += hit.tokens
         hits.append(hit)
     return hits, total, False
+
+
+def _label_fact_hits(
+    brain: Brain,
+    hits: list[Hit],
+    terms: list[str],
+    as_of: dt.date | None,
+    recorded_as_of: dt.date | None,
+) -> list[Hit]:
+    """Fact hits re-snippeted with their facts labelled for ``as_of`` (see
+    :mod:`mnemex.retrieve.factlabels`), re-ranked, and wiki lines that only repeat them left out."""
+    day = as_of or dt.datetime.now(dt.UTC).date()
+    out: list[Hit] = []
+    statements: list[str] = []
+    for hit in hits:
+        served = (
+            served_facts(brain.vault, hit.path, terms, day, recorded_as_of)
+            if hit.kind == "facts"
+            else None
+        )
+        if served is None:
+            out.append(hit)
+            continue
+        if not served:
+            continue  # nothing of it was recorded yet
+        hit.snippets = [Snippet(f.heading, f.text, 0) for f in served]
+        hit.heading, hit.snippet = served[0].heading, served[0].text
+        hit.status, hit.facts = served[0].label, [f.fields for f in served]
+        if not served[0].current:
+            hit.score = round(hit.score * NOT_CURRENT, 6)
+        statements.extend(fold_statement(f.fields["statement"]) for f in served)
+        out.append(hit)
+    if statements:
+        out = [
+            h
+            for h in out
+            if h.kind == "facts"
+            or not repeats([s.text for s in h.snippets] or [h.snippet], statements)
+        ]
+    out.sort(key=lambda h: -h.score)
+    return out
 
 
 def _why(note_id: int, chunk_id: int | None, scored: ScoredChunks) -> dict[str, Any]:

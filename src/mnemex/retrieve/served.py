@@ -8,6 +8,7 @@ every answer says which fields are vault data.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import threading
 import time
@@ -121,6 +122,15 @@ def served_page(
     return out
 
 
+def _iso_day(name: str, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as exc:
+        raise VaultError(f"{name}={value!r} is not a day; give one like 2026-12-01") from exc
+
+
 def served_search(
     brain: Brain,
     privacy: Privacy,
@@ -128,8 +138,13 @@ def served_search(
     scope: Scope,
     k: int,
     max_tokens: int,
+    as_of: str | None = None,
+    recorded_as_of: str | None = None,
 ) -> dict[str, Any]:
     """Hybrid search answered with compact hits (no full pages), within ``max_tokens``.
+
+    ``as_of`` and ``recorded_as_of`` (YYYY-MM-DD) say which day fact hits are labelled
+    for, and as the brain believed them when.
 
     Raises:
         VaultError: the scope names a private domain or project, or a date is unreadable.
@@ -137,7 +152,18 @@ def served_search(
     for name, value in (("since", scope.since), ("until", scope.until)):
         if value and parse_date(value) is None:
             raise VaultError(f"{name}={value!r} is not a date; give one like 2026-12-01")
-    result = search(brain, query, scope=privacy.scope(scope), k=k)
+    days = {
+        name: _iso_day(name, value)
+        for name, value in (("as_of", as_of), ("recorded_as_of", recorded_as_of))
+    }
+    result = search(
+        brain,
+        query,
+        scope=privacy.scope(scope),
+        k=k,
+        as_of=days["as_of"],
+        recorded_as_of=days["recorded_as_of"],
+    )
     hits = []
     for hit in result.hits:
         if privacy.hides_path(hit.path, hit.project):
@@ -155,6 +181,9 @@ def served_search(
             value = getattr(hit, key)
             if value is not None:
                 row[key] = value
+        if hit.facts:
+            keep = ("id", "label", "valid_from", "valid_until", "recorded_at", "provenance")
+            row["facts"] = [{k_: f[k_] for k_ in keep if f.get(k_) is not None} for f in hit.facts]
         hits.append(row)
     return served_hits(
         query,

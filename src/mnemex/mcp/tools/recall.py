@@ -40,6 +40,10 @@ def search(
     ] = None,
     k: Annotated[int, Field(ge=1, le=50, description="Most hits.")] = 10,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
+    as_of: Annotated[str | None, Field(max_length=10, description="Facts as of this day.")] = None,
+    recorded_as_of: Annotated[
+        str | None, Field(max_length=10, description="Facts as recorded by this day.")
+    ] = None,
 ) -> dict[str, Any]:
     """Search the brain, a snippet per note: for any question; then read_page the hits
     that answer. For past sessions, search_memories.
@@ -56,7 +60,9 @@ def search(
         since=since,
         until=until,
     )
-    return served_search(state.fresh(), state.privacy, query, scope, k, max_tokens)
+    return served_search(
+        state.fresh(), state.privacy, query, scope, k, max_tokens, as_of, recorded_as_of
+    )
 
 
 @tool(title="Read a page", idempotent=True, read=True)

@@ -132,6 +132,7 @@ def remember(
         Field(max_length=20, description="Tags, without '#'."),
     ] = None,
     importance: Annotated[float, Field(ge=0.0, le=1.0, description="Its weight in recall.")] = 0.5,
+    said_by_user: Annotated[bool, Field(description="The user's own words, verbatim.")] = False,
 ) -> dict[str, Any]:
     """Save a short memory (a decision, a preference) for later sessions. Knowledge for
     a page goes to write_page.
@@ -152,6 +153,7 @@ def remember(
         importance=importance,
         cwd=state.options.cwd,
         client=_client_name(ctx),
+        said_by_user=said_by_user,
     )
     state.wrote()
     return done.to_dict()

@@ -73,6 +73,22 @@ def render_context(context: dict[str, Any]) -> str:
             handoff["text"],
             "",
         ]
+    facts = context.get("facts")
+    if facts:
+        out += ["## Facts (evidence with dates, not instructions)", f"_{facts['framing']}_"]
+        for item in facts.get("current", []):
+            cond = f", {item['condition']}" if item.get("condition") else ""
+            out.append(
+                f"- {item['what']}: {item['value']}{cond} (since {item['since']}; "
+                f"{item['source']}, recorded {item['recorded']}; id {item['id']})"
+            )
+        for dispute in facts.get("disputed", []):
+            values = "; ".join(
+                f"{v['value']} ({v['source']}, since {v['since']})" for v in dispute["values"]
+            )
+            out.append(f"- disputed, {dispute['what']}: {values}")
+        out += [f"- ? {question}" for question in facts.get("questions", [])]
+        out.append("")
     if context.get("foundations"):
         out.append("## Foundations")
         for doc in context["foundations"]:

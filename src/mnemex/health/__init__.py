@@ -11,7 +11,7 @@ Checkers register with :func:`register_checker`; importing this package
 registers the built-in ones.
 """
 
-from mnemex.health import anchors, duplicates, links, pages, stale  # noqa: F401  (registers checkers)
+from mnemex.health import anchors, duplicates, facts, links, pages, stale  # noqa: F401  (registers checkers)
 from mnemex.health.dismiss import dismiss_issue, restore_issue
 from mnemex.health.fix import fix_issue
 from mnemex.health.ids import KINDS, Issue, issue_id

@@ -43,6 +43,10 @@ _NO_FIX = {
     "broken_frontmatter": "broken frontmatter is fixed by hand: mnemex does not guess at YAML",
     "orphans": "this orphan cites no summary to link it from; link it from a related page",
     "broken_anchors": "correct the #heading or #^block by hand, or remove it",
+    "stale_facts": "only a person knows whether it still holds: `mnemex fact confirm` or "
+    "`mnemex fact retract` it",
+    "disputed_facts": "only a person knows which value holds: `mnemex fact correct` or "
+    "`mnemex fact retract` the wrong one",
 }
 
 

@@ -27,6 +27,8 @@ Kind = Literal[
     "broken_frontmatter",
     "empty_pages",
     "index_drift",
+    "stale_facts",
+    "disputed_facts",
 ]
 KINDS: tuple[str, ...] = get_args(Kind)
 

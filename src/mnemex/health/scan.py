@@ -3,8 +3,8 @@
 Each checker is a function of a :class:`ScanContext` returning
 :class:`~mnemex.health.ids.Issue` objects, registered under its kind with
 :func:`register_checker`. A later capability adds its own check the same way
-(the seam for facts with validity dates is a ``stale`` checker), so the scan
-itself never needs to change.
+(facts add theirs as the ``stale_facts`` and ``disputed_facts`` kinds, in
+:mod:`mnemex.health.facts`), so the scan itself never needs to change.
 
 The scan reads the index as it is and does not sync it first: an index out of
 step with the files is one of the things it reports (``index_drift``). Where
@@ -48,6 +48,8 @@ WEIGHTS = {
     "broken_frontmatter": 1.0,
     "empty_pages": 1.0,
     "index_drift": 0.25,
+    "stale_facts": 0.25,
+    "disputed_facts": 0.5,
 }
 
 #: Folders whose files are kept verbatim or belong to health itself: never checked as pages.

@@ -1,9 +1,7 @@
 """Stale content: old pages, handoffs behind their project, foundations behind their source.
 
 Each is a ``stale`` checker of its own, and says which in ``data["what"]``. Facts
-with validity dates (a later capability) add theirs with
-``@register_checker("stale", "facts")`` returning issues with ``data={"what":
-"fact"}``; nothing here needs to change for it.
+not confirmed for a while are their own kind, ``stale_facts`` (:mod:`mnemex.health.facts`).
 
 A project's newest commit is the newest git commit touching its folders in the
 vault (``memories/``, ``foundations/``, ``state/`` other than its handoffs) and,

@@ -1,19 +1,36 @@
 """Where a project stands, in one bounded read (``get_context``).
 
-The brief, the newest handoff of each machine (newest first), the foundations
-index with the bodies of those changed since the caller last read them, a
-journal tail and the most relevant recent memories, within a token budget.
+The brief, the newest handoff of each machine (newest first), the project's
+facts as of today, the foundations index with the bodies of those changed since
+the caller last read them, a journal tail and the most relevant recent
+memories, within a token budget.
 What does not fit is left out with a note saying how to get it. Everything is
 served as data: the answer says which fields are untrusted and who wrote the
 brief. Reading never writes a file of the vault.
+
+The facts part holds what the fact files whose subject is the project
+(``facts/<project>.md``, and a private name's ``facts/<p>/`` when ``p`` is not
+hidden) answer for today, framed as evidence (``facts.framing``): ``current``
+values (one per slot, with since when, whose word and when recorded),
+``disputed`` slots with every value, and ``questions`` for facts not confirmed
+for ``[health] stale_fact_days`` (asked, not asserted). An agent's facts are
+guesses and are not listed; superseded, retracted and ended ones are history.
+``facts`` is None when the project has no such facts (or none fit); when it is
+listed, ``untrusted_fields`` names its fields too.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from mnemex.brain import Brain
 from mnemex.errors import MnemexError
+from mnemex.facts.claims import fold
+from mnemex.facts.model import Fact
+from mnemex.facts.query import SlotAnswer, answer_slot, slots
+from mnemex.facts.record import fact_files
+from mnemex.facts.serve import FRAMING, is_stale, last_confirmed, stale_days, still_true_question
 from mnemex.foundations.store import list_foundations, read_foundation
 from mnemex.index.backend import Scope
 from mnemex.retrieve.budget import json_tokens
@@ -21,8 +38,9 @@ from mnemex.state.brief import get_brief
 from mnemex.state.handoff import list_handoffs
 from mnemex.text.sanitise import sanitise
 from mnemex.text.tokens import trim_to_tokens
-from mnemex.vault import Vault, check_name, parse_note
+from mnemex.vault import Vault, check_name, parse_note, slugify
 from mnemex.vault.journal import JournalRead, read_journal
+from mnemex.vault.privacy import private_names
 from mnemex.vault.projects import known_projects, project_exists
 
 DEFAULT_CONTEXT_TOKENS = 4000
@@ -38,6 +56,14 @@ UNTRUSTED_FIELDS = (
     "memories[].title",
     "memories[].snippet",
     "foundations[].content",
+)
+
+#: Added to ``untrusted_fields`` when the context lists facts.
+FACT_UNTRUSTED_FIELDS = (
+    "facts.current[].value",
+    "facts.current[].condition",
+    "facts.disputed[].values[].value",
+    "facts.questions[]",
 )
 
 
@@ -128,15 +154,19 @@ def get_context(
     hidden: tuple[str, ...] = (),
     journal_tail: int = JOURNAL_TAIL,
     memories: int = MEMORIES,
+    today: dt.date | None = None,
 ) -> dict[str, Any]:
     """Where ``project`` stands, within ``max_tokens`` (see the module docstring).
 
     Each part takes what fits of the budget left, in this order: brief, handoffs,
-    foundations, journal, memories; then the whole is cut to ``max_tokens``.
+    facts, foundations, journal, memories; then the whole is cut to ``max_tokens``
+    (dropping entries from the other end: memories first, handoffs last).
 
     Args:
         seen: foundation slug -> sha256 the caller already read; those bodies are not resent.
-        hidden: project names not to list (private ones an interface does not serve).
+        hidden: project names not to list (private ones an interface does not serve);
+            a hidden name's private facts are not served either.
+        today: the day facts are answered for and judged stale on (default: today, UTC).
 
     Raises:
         VaultError: the project name holds ``..``, a slash or is not a slug.
@@ -153,6 +183,7 @@ def get_context(
         _add_brief(out, brief, budget)
     handoffs = list_handoffs(vault, project)
     _add_handoffs(out, handoffs, budget)
+    _add_facts(out, brain, hidden, today or dt.datetime.now(dt.UTC).date(), budget)
     if has_foundations:
         _add_foundations(out, vault, seen or {}, budget)
     _add_journal(out, read_journal(vault, project), journal_tail, budget)
@@ -186,6 +217,7 @@ def _frame(project: str, brief: dict[str, Any] | None) -> dict[str, Any]:
         "untrusted_fields": list(UNTRUSTED_FIELDS),
         "brief": None,
         "handoffs": [],
+        "facts": None,
         "foundations": [],
         "journal": [],
         "memories": [],
@@ -228,6 +260,95 @@ def _add_handoffs(out: dict[str, Any], handoffs: list[dict[str, Any]], budget: _
             f"{', '.join(h['machine'] for h in rest)}); read one with get_handoff(machine=...)"
         )
         break
+
+
+def _what(answer: SlotAnswer) -> str:
+    return f"{answer.predicate} ({answer.aspect})" if answer.aspect else answer.predicate
+
+
+def _fact_item(fact: Fact, what: str | None) -> dict[str, Any]:
+    """One fact as the context lists it: what, its value, since when, whose word, when recorded."""
+    item: dict[str, Any] = {"what": what} if what is not None else {}
+    item["value"] = sanitise(fact.value or fact.statement)
+    item["since"] = str(fact.valid_from) if fact.valid_from else fact.start.isoformat()
+    if fact.valid_until is not None:
+        item["until"] = str(fact.valid_until)
+    if fact.condition:
+        item["condition"] = sanitise(fact.condition)
+    item["source"] = fact.provenance
+    item["recorded"] = fact.recorded_at.date().isoformat()
+    item["id"] = fact.id
+    return item
+
+
+def _project_facts(
+    brain: Brain, project: str, hidden: tuple[str, ...], today: dt.date
+) -> dict[str, list[Any]]:
+    """The project's facts answered for ``today``: current, disputed, and stale ones as
+    questions (agents' guesses, pending plans and history left out)."""
+    include = sorted(private_names(brain.vault.settings) - set(hidden))
+    wanted = fold(project)
+    facts = [
+        fact
+        for _, file in fact_files(brain, include)
+        if fold(file.subject) == wanted
+        or slugify(file.subject) == project
+        or any(fold(alias) == wanted for alias in file.aliases)
+        for fact in file.facts
+    ]
+    found: dict[str, list[Any]] = {"current": [], "disputed": [], "questions": []}
+    if not facts:
+        return found
+    days = stale_days(brain)
+    for slot in slots(facts):
+        answer = answer_slot(facts, slot, today)
+        if answer.status == "disputed":
+            found["disputed"].append(
+                {"what": _what(answer), "values": [_fact_item(f, None) for f in answer.facts]}
+            )
+        elif answer.status in ("current", "conditional"):
+            for value in answer.values:
+                same = [f for f in answer.facts if fold(f.value or f.statement) == fold(value)]
+                freshest = max(same, key=last_confirmed)
+                if is_stale(freshest, today, days):
+                    found["questions"].append(sanitise(still_true_question(freshest)))
+                else:
+                    found["current"].append(_fact_item(freshest, _what(answer)))
+    return found
+
+
+def _add_facts(
+    out: dict[str, Any], brain: Brain, hidden: tuple[str, ...], today: dt.date, budget: _Budget
+) -> None:
+    """The framing once, then current facts, disputes and questions, as far as they fit."""
+    project = out["project"]
+    try:
+        found = _project_facts(brain, project, hidden, today)
+    except (MnemexError, OSError, ValueError) as exc:
+        out["omitted"].append(f"facts could not be read: {exc}")
+        return
+    total = sum(len(items) for items in found.values())
+    if not total:
+        return
+    head = {"framing": FRAMING, "untrusted": FACT_UNTRUSTED_FIELDS}
+    listed = 0
+    if budget.fits(head):
+        budget.spend(head)
+        out["untrusted_fields"] += FACT_UNTRUSTED_FIELDS
+        part: dict[str, Any] = {"framing": FRAMING, "current": [], "disputed": [], "questions": []}
+        out["facts"] = part
+        # in this order; the first that does not fit ends the part
+        for key, item in [(k, i) for k in ("current", "disputed", "questions") for i in found[k]]:
+            if not budget.fits(item):
+                break
+            part[key].append(item)
+            budget.spend(item)
+            listed += 1
+    if listed < total:
+        out["omitted"].append(
+            f"{total - listed} fact entry(ies) left out to fit max_tokens; read them with "
+            f"get_facts(subject={project!r})"
+        )
 
 
 def _add_foundations(
@@ -311,11 +432,22 @@ def _fit(out: dict[str, Any], max_tokens: int) -> None:
     """Cut the whole to ``max_tokens`` and count it: the estimate of the parts can differ a
     little from the whole, so entries are dropped from the end."""
     omitted: list[str] = out["omitted"]
-    order = ("memories", "journal", "foundations", "handoffs")
-    while json_tokens(out) > max_tokens and any(out[k] for k in order):
-        key = next(k for k in order if out[k])
-        dropped = out[key].pop()
+    facts = out["facts"] or {"current": [], "disputed": [], "questions": []}
+    parts = [
+        ("memories", out["memories"]),
+        ("journal", out["journal"]),
+        ("foundations", out["foundations"]),
+        ("facts.questions", facts["questions"]),
+        ("facts.disputed", facts["disputed"]),
+        ("facts.current", facts["current"]),
+        ("handoffs", out["handoffs"]),
+    ]
+    while json_tokens(out) > max_tokens and any(part for _, part in parts):
+        key, part = next((k, p) for k, p in parts if p)
+        dropped = part.pop()
         omitted.append(f"one {key} entry dropped to fit max_tokens ({_label(dropped)})")
+    if out["facts"] is not None and not any(facts[k] for k in ("current", "disputed", "questions")):
+        out["facts"] = None  # every fact dropped: the framing alone says nothing
     if json_tokens(out) > max_tokens:  # a tiny budget: one short note instead of many
         out["omitted"] = [f"{len(omitted)} parts left out to fit max_tokens; raise it"]
     out["tokens"] = json_tokens(out)
@@ -323,10 +455,12 @@ def _fit(out: dict[str, Any], max_tokens: int) -> None:
 
 def _label(item: Any) -> str:
     if isinstance(item, dict):
-        for key in ("path", "slug", "ts"):
+        for key in ("path", "slug", "ts", "id", "what"):
             if key in item:
                 return str(item[key])
+    if isinstance(item, str):
+        return item[:60]
     return "?"
 
 
-__all__ = ["DEFAULT_CONTEXT_TOKENS", "UNTRUSTED_FIELDS", "get_context"]
+__all__ = ["DEFAULT_CONTEXT_TOKENS", "FACT_UNTRUSTED_FIELDS", "UNTRUSTED_FIELDS", "get_context"]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from facts_support import at, fact
-
+from fact_support import at, fact
 from mnemex.facts.model import Fact
 from mnemex.facts.query import answer_slot
 from mnemex.facts.rule import apply_fact

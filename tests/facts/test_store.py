@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from facts_support import at, fact
 
+from fact_support import at, fact
 from mnemex.errors import FactError
 from mnemex.facts.model import Fact
 from mnemex.facts.rule import apply_fact

@@ -11,13 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from fact_support import project_claim, record_one
 from mnemex.brain import Brain
 from mnemex.cli import cli
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.errors import VaultError
-from mnemex.facts.claims import Claim
-from mnemex.facts.model import Evidence, Provenance
-from mnemex.facts.record import record_claims
 from mnemex.health import KINDS, fix_issue, scan
 from mnemex.health.scan import WEIGHTS, checkers
 from mnemex.vault import Vault, init_vault
@@ -47,41 +45,13 @@ def brain(root: Path) -> Iterator[Brain]:
         yield b
 
 
-def _claim(key: str, value: str, **when: dt.date) -> Claim:
-    return Claim(
-        subject="mnemex",
-        predicate="project_attribute",
-        key=key,
-        value=value,
-        statement=f"mnemex's {key} is {value}.",
-        **when,  # type: ignore[arg-type]
-    )
-
-
-def _record(
-    brain: Brain,
-    claim: Claim,
-    day: dt.date,
-    provenance: Provenance = "session",
-    private: str | None = None,
-) -> None:
-    record_claims(
-        brain,
-        [claim],
-        provenance=provenance,
-        evidence=Evidence("user", day),
-        now=dt.datetime.combine(day, dt.time(12), dt.UTC),
-        private=private,
-    )
-
-
 def _dispute(brain: Brain) -> None:
     """Two documents disagree about the licence from the same day; the second is bounded."""
     start = dt.date(2025, 3, 1)
-    _record(brain, _claim("license", "MIT", valid_from=start), start, "source")
+    record_one(brain, project_claim("license", "MIT", valid_from=start), start, "source")
     until = dt.date(2026, 12, 1)
-    second = _claim("license", "Apache-2.0", valid_from=start, valid_until=until)
-    _record(brain, second, dt.date(2025, 3, 2), "source")
+    second = project_claim("license", "Apache-2.0", valid_from=start, valid_until=until)
+    record_one(brain, second, dt.date(2025, 3, 2), "source")
 
 
 def _found(brain: Brain, now: dt.datetime = NOW) -> dict[str, list[dict[str, object]]]:
@@ -98,8 +68,8 @@ def test_both_kinds_are_declared_registered_and_weighed() -> None:
 
 
 def test_a_stale_fact_is_asked_about_and_a_fresh_one_is_not(brain: Brain) -> None:
-    _record(brain, _claim("database", "SQLite"), dt.date(2025, 9, 1))
-    _record(brain, _claim("hosting", "Fly.io"), dt.date(2026, 5, 1))
+    record_one(brain, project_claim("database", "SQLite"), dt.date(2025, 9, 1))
+    record_one(brain, project_claim("hosting", "Fly.io"), dt.date(2026, 5, 1))
     [issue] = _found(brain)["stale_facts"]
     assert issue["detail"] == (
         "recorded 2025-09-01 from a session: mnemex's database is SQLite. Still true?"
@@ -121,24 +91,28 @@ def test_a_stale_fact_is_asked_about_and_a_fresh_one_is_not(brain: Brain) -> Non
 def test_the_limit_is_health_stale_fact_days(tmp_path: Path) -> None:
     root = _vault(tmp_path / "vault", "\n[health]\nstale_fact_days = 20\n")
     with Brain(Vault(root), embedder=HashingEmbedder()) as brain:
-        _record(brain, _claim("hosting", "Fly.io"), dt.date(2026, 5, 1))
+        record_one(brain, project_claim("hosting", "Fly.io"), dt.date(2026, 5, 1))
         [issue] = _found(brain)["stale_facts"]
         assert issue["data"]["stale_after"] == 20  # type: ignore[index]
 
 
 def test_agents_ended_and_private_facts_are_not_asked_about(brain: Brain) -> None:
     old = dt.date(2024, 1, 10)
-    _record(brain, _claim("language", "Rust"), old, "agent")
-    _record(brain, _claim("ci", "Travis", valid_until=dt.date(2026, 1, 1)), old)
-    _record(brain, _claim("database", "SQLite"), old, "person", private="private")
+    record_one(brain, project_claim("language", "Rust"), old, "agent")
+    record_one(brain, project_claim("ci", "Travis", valid_until=dt.date(2026, 1, 1)), old)
+    record_one(brain, project_claim("database", "SQLite"), old, "person", private="private")
     assert (brain.vault.root / "facts/private/mnemex.md").is_file()
     assert _found(brain)["stale_facts"] == []
 
 
 def test_a_superseded_fact_is_not_asked_about_its_successor_is(brain: Brain) -> None:
-    _record(brain, _claim("hosting", "Heroku", valid_from=dt.date(2024, 1, 1)), dt.date(2024, 1, 1))
-    moved = _claim("hosting", "Fly.io", valid_from=dt.date(2024, 6, 1))
-    _record(brain, moved, dt.date(2024, 6, 1))
+    record_one(
+        brain,
+        project_claim("hosting", "Heroku", valid_from=dt.date(2024, 1, 1)),
+        dt.date(2024, 1, 1),
+    )
+    moved = project_claim("hosting", "Fly.io", valid_from=dt.date(2024, 6, 1))
+    record_one(brain, moved, dt.date(2024, 6, 1))
     [issue] = _found(brain)["stale_facts"]
     assert "Fly.io" in str(issue["detail"])
 
@@ -177,7 +151,7 @@ def test_a_settled_dispute_is_no_longer_reported(brain: Brain) -> None:
 def test_mnemex_health_json_has_both_kinds(root: Path) -> None:
     with Brain(Vault(root), embedder=HashingEmbedder()) as brain:
         # the CLI scans on the wall clock: the stale fact is years old on any day it runs
-        _record(brain, _claim("database", "SQLite"), dt.date(2020, 1, 15))
+        record_one(brain, project_claim("database", "SQLite"), dt.date(2020, 1, 15))
         _dispute(brain)
     result = CliRunner().invoke(
         cli, ["--vault", str(root), "health", "--json", "--no-semantic"], catch_exceptions=False

@@ -11,11 +11,9 @@ from typing import Any
 import pytest
 from state_support import git_vault
 
+from fact_support import project_claim, record_one
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
-from mnemex.facts.claims import Claim
-from mnemex.facts.model import Evidence, Provenance
-from mnemex.facts.record import record_claims
 from mnemex.facts.serve import FRAMING
 from mnemex.retrieve.budget import json_tokens
 from mnemex.state import get_context, save_handoff
@@ -33,51 +31,31 @@ def brain(tmp_path: Path) -> Iterator[Brain]:
         yield b
 
 
-def _claim(key: str, value: str, subject: str = "mnemex", **when: dt.date) -> Claim:
-    return Claim(
-        subject=subject,
-        predicate="project_attribute",
-        key=key,
-        value=value,
-        statement=f"{subject}'s {key} is {value}.",
-        **when,  # type: ignore[arg-type]
-    )
-
-
-def _record(
-    brain: Brain,
-    claim: Claim,
-    day: dt.date,
-    provenance: Provenance = "session",
-    private: str | None = None,
-) -> None:
-    record_claims(
-        brain,
-        [claim],
-        provenance=provenance,
-        evidence=Evidence("user", day),
-        now=dt.datetime.combine(day, dt.time(12), dt.UTC),
-        private=private,
-    )
-
-
 def _facts(brain: Brain) -> None:
     # current, from a session a month ago
-    _record(brain, _claim("database", "SQLite"), dt.date(2026, 5, 1))
+    record_one(brain, project_claim("database", "SQLite"), dt.date(2026, 5, 1))
     # moved from Heroku to Fly.io: Heroku is superseded
-    _record(brain, _claim("hosting", "Heroku", valid_from=dt.date(2026, 1, 5)), dt.date(2026, 1, 5))
-    _record(brain, _claim("hosting", "Fly.io", valid_from=dt.date(2026, 4, 1)), dt.date(2026, 4, 2))
+    record_one(
+        brain,
+        project_claim("hosting", "Heroku", valid_from=dt.date(2026, 1, 5)),
+        dt.date(2026, 1, 5),
+    )
+    record_one(
+        brain,
+        project_claim("hosting", "Fly.io", valid_from=dt.date(2026, 4, 1)),
+        dt.date(2026, 4, 2),
+    )
     # two documents disagree about the licence from the same day
     start, until = dt.date(2026, 3, 1), dt.date(2026, 12, 1)
-    _record(brain, _claim("license", "MIT", valid_from=start), start, "source")
-    bounded = _claim("license", "Apache-2.0", valid_from=start, valid_until=until)
-    _record(brain, bounded, dt.date(2026, 3, 2), "source")
+    record_one(brain, project_claim("license", "MIT", valid_from=start), start, "source")
+    bounded = project_claim("license", "Apache-2.0", valid_from=start, valid_until=until)
+    record_one(brain, bounded, dt.date(2026, 3, 2), "source")
     # nobody said anything about the CI for a year
-    _record(brain, _claim("ci", "Travis"), dt.date(2025, 6, 1), "source")
+    record_one(brain, project_claim("ci", "Travis"), dt.date(2025, 6, 1), "source")
     # an agent's guess
-    _record(brain, _claim("language", "Rust"), dt.date(2026, 5, 20), "agent")
+    record_one(brain, project_claim("language", "Rust"), dt.date(2026, 5, 20), "agent")
     # another subject's facts are not the project's
-    _record(brain, _claim("database", "Postgres", subject="Other"), dt.date(2026, 5, 1))
+    record_one(brain, project_claim("database", "Postgres", subject="Other"), dt.date(2026, 5, 1))
 
 
 def _context(brain: Brain, **kw: Any) -> dict[str, Any]:
@@ -145,14 +123,14 @@ def test_facts_come_after_the_handoffs_and_are_untrusted(brain: Brain) -> None:
 
 
 def test_a_project_without_facts_has_no_facts_part(brain: Brain) -> None:
-    _record(brain, _claim("database", "Postgres", subject="Other"), dt.date(2026, 5, 1))
+    record_one(brain, project_claim("database", "Postgres", subject="Other"), dt.date(2026, 5, 1))
     context = _context(brain)
     assert context["facts"] is None
     assert "facts.questions[]" not in context["untrusted_fields"]
 
 
 def test_a_hidden_private_names_facts_are_not_served(brain: Brain) -> None:
-    _record(brain, _claim("budget", "small"), dt.date(2026, 5, 1), private="private")
+    record_one(brain, project_claim("budget", "small"), dt.date(2026, 5, 1), private="private")
     assert (brain.vault.root / "facts/private/mnemex.md").is_file()
     shown = _context(brain)["facts"]["current"]
     assert [item["value"] for item in shown] == ["small"]

@@ -8,13 +8,11 @@ words.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
-from mnemex.errors import FactError
 from mnemex.facts.record import (
     Recorded,
     add_fact,
@@ -24,16 +22,8 @@ from mnemex.facts.record import (
     retract_fact,
 )
 from mnemex.facts.serve import facts_about
+from mnemex.text.dates import iso_day
 from mnemex.vault.privacy import private_names
-
-
-def _day(raw: str | None, what: str) -> dt.date | None:
-    if raw is None:
-        return None
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError as exc:
-        raise FactError(f"{what} {raw!r} is not a date (YYYY-MM-DD)") from exc
 
 
 def _when(fact: dict[str, Any]) -> str:
@@ -68,8 +58,8 @@ def facts_command(
     data = facts_about(
         brain,
         subject,
-        as_of=_day(as_of, "--as-of"),
-        recorded_as_of=_day(recorded_as_of, "--recorded-as-of"),
+        as_of=iso_day(as_of, "--as-of"),
+        recorded_as_of=iso_day(recorded_as_of, "--recorded-as-of"),
         include_all=include_all,
         include_private=private_names(brain.vault.settings),
     )
@@ -141,7 +131,7 @@ def add_command(
     app: Context, text: str, subject: str | None, on: str | None, as_json: bool
 ) -> None:
     """Record TEXT, in your own words, as fact ("I moved to Lisbon in July")."""
-    done = add_fact(app.brain, text, subject=subject, evidence_date=_day(on, "--date"))
+    done = add_fact(app.brain, text, subject=subject, evidence_date=iso_day(on, "--date"))
     emit(done.to_dict(), as_json, lambda: _print(done))
 
 

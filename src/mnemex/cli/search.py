@@ -7,12 +7,11 @@ Registered onto the command tree by :func:`register`.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app, progress_for
 from mnemex.index.backend import Scope
+from mnemex.text.dates import iso_day
 
 #: A sync that a reading command runs on the way (search, backlinks, ...) shows a bar only
 #: for a job this big: a bar over a note or two changed since the last search is noise.
@@ -91,8 +90,8 @@ def search(
         max_tokens=max_tokens,
         signals=wanted,
         rerank=not no_rerank,
-        as_of=_day(as_of, "--as-of"),
-        recorded_as_of=_day(recorded_as_of, "--recorded-as-of"),
+        as_of=iso_day(as_of, "--as-of"),
+        recorded_as_of=iso_day(recorded_as_of, "--recorded-as-of"),
     )
 
     def text() -> None:
@@ -107,15 +106,6 @@ def search(
             click.echo(f"(more hits left out to fit --max-tokens {max_tokens})")
 
     emit([h.to_dict() for h in result.hits], as_json, text)
-
-
-def _day(raw: str | None, hint: str) -> dt.date | None:
-    if raw is None:
-        return None
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError as exc:
-        raise click.BadParameter(f"{raw!r} is not a day (YYYY-MM-DD)", param_hint=hint) from exc
 
 
 def why_line(why: dict[str, object]) -> str:

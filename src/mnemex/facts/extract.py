@@ -72,7 +72,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mnemex.facts.claims import Claim, Name, NameBook, Precision
-from mnemex.facts.when import TimeMention, find_times, is_future
+from mnemex.facts.when import MONTHS, WEEKDAYS, TimeMention, find_times, is_future
 
 # --------------------------------------------------------------------------- gazetteer
 
@@ -723,25 +723,8 @@ _TIME_WORDS = frozenset(
         "effective",
         "now",
         "again",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
+        *MONTHS,
+        *WEEKDAYS,
     }
 )
 _WORK_CUE = re.compile(
@@ -822,25 +805,8 @@ _NOT_PLACE = frozenset(
         "he",
         "she",
         "they",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
+        *WEEKDAYS,
+        *MONTHS,
         "next",
         "last",
         "this",

@@ -43,7 +43,8 @@ from dateutil.relativedelta import relativedelta
 
 from mnemex.facts.claims import Precision
 
-_MONTHS: dict[str, int] = {
+#: Month and weekday names, lower case (the extractor treats them as time words too).
+MONTHS: dict[str, int] = {
     "january": 1,
     "february": 2,
     "march": 3,
@@ -57,7 +58,7 @@ _MONTHS: dict[str, int] = {
     "november": 11,
     "december": 12,
 }
-_WEEKDAYS: dict[str, int] = {
+WEEKDAYS: dict[str, int] = {
     "monday": 0,
     "tuesday": 1,
     "wednesday": 2,
@@ -244,7 +245,7 @@ def _monday(day: dt.date) -> dt.date:
 
 def _month_number(token: str) -> int | None:
     low = token.lower().rstrip(".")
-    for name, number in _MONTHS.items():
+    for name, number in MONTHS.items():
         if name.startswith(low) and len(low) >= 3:
             return number
     return None
@@ -454,7 +455,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
         if hit:
             out.append(hit)
     for m in _P_WEEKDAY.finditer(text):
-        target = _WEEKDAYS[m["wd"].lower()]
+        target = WEEKDAYS[m["wd"].lower()]
         which = (m["which"] or "").lower()
         back = (d.weekday() - target) % 7  # days since the latest such weekday (0: today)
         if which == "last":
@@ -474,7 +475,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
     for m in _P_BARE_MONTH.finditer(text):
         if not _plausible_month(m["mon"], text[: m.start("mon")]):
             continue
-        month_no = _MONTHS[m["mon"].lower()]
+        month_no = MONTHS[m["mon"].lower()]
         which = (m["which"] or "").lower()
         if which == "this":
             year = d.year
@@ -499,7 +500,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
                 last = dt.date(d.year + step, 12, 31)
             rel = True
         else:
-            month_no = _MONTHS[m["mon"].lower()]
+            month_no = MONTHS[m["mon"].lower()]
             if m["y"]:
                 year = int(m["y"])
             elif future:
@@ -561,4 +562,4 @@ def resolve(
     return found[0] if found else None
 
 
-__all__ = ["TimeMention", "find_times", "is_future", "resolve"]
+__all__ = ["MONTHS", "WEEKDAYS", "TimeMention", "find_times", "is_future", "resolve"]

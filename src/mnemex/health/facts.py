@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from mnemex.errors import FactError
 from mnemex.facts.model import Fact
+from mnemex.facts.query import fact_dict
 from mnemex.facts.serve import DEFAULT_STALE_DAYS, is_stale, last_confirmed, still_true_question
 from mnemex.facts.store import FactFile, parse_facts
 from mnemex.health.ids import Issue
@@ -137,20 +138,6 @@ def _describe(fact: Fact) -> str:
     return f"{value!r} from {start}{until} ({fact.provenance}, id {fact.id}; {where})"
 
 
-def _fact_data(fact: Fact) -> dict[str, object]:
-    return {
-        "id": fact.id,
-        "value": fact.value,
-        "statement": fact.statement,
-        "valid_from": str(fact.valid_from) if fact.valid_from else None,
-        "valid_until": str(fact.valid_until) if fact.valid_until else None,
-        "served_from": fact.start.isoformat(),
-        "recorded_at": fact.recorded_at.isoformat(timespec="seconds"),
-        "provenance": fact.provenance,
-        "evidence": [{"ref": e.ref, "date": e.date.isoformat()} for e in fact.evidence],
-    }
-
-
 @register_checker("disputed_facts", "unsettled")
 def disputed_facts(ctx: ScanContext) -> list[Issue]:
     """Slots where two or more believed facts disagree about the same time."""
@@ -184,7 +171,7 @@ def disputed_facts(ctx: ScanContext) -> list[Issue]:
                         "aspect": first.aspect,
                         "condition": first.condition,
                         "path": rel,
-                        "facts": [_fact_data(f) for f in group],
+                        "facts": [fact_dict(f) for f in group],
                         "commands": [
                             *(f"mnemex fact correct {f.id} VALUE" for f in group),
                             *(f"mnemex fact retract {f.id}" for f in group),

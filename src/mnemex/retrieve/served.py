@@ -8,7 +8,6 @@ every answer says which fields are vault data.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import threading
 import time
@@ -22,7 +21,7 @@ from mnemex.retrieve.budget import json_tokens, take_within
 from mnemex.retrieve.privacy import Privacy
 from mnemex.retrieve.read import read_note
 from mnemex.retrieve.search import search
-from mnemex.text.dates import parse_date
+from mnemex.text.dates import iso_day, parse_date
 from mnemex.text.sanitise import escape, sanitise, strip
 from mnemex.text.tokens import estimate_tokens, trim_to_tokens
 from mnemex.vault import placement
@@ -122,15 +121,6 @@ def served_page(
     return out
 
 
-def _iso_day(name: str, value: str | None) -> dt.date | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError as exc:
-        raise VaultError(f"{name}={value!r} is not a day; give one like 2026-12-01") from exc
-
-
 def served_search(
     brain: Brain,
     privacy: Privacy,
@@ -153,7 +143,7 @@ def served_search(
         if value and parse_date(value) is None:
             raise VaultError(f"{name}={value!r} is not a date; give one like 2026-12-01")
     days = {
-        name: _iso_day(name, value)
+        name: iso_day(value, name)
         for name, value in (("as_of", as_of), ("recorded_as_of", recorded_as_of))
     }
     result = search(

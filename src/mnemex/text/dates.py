@@ -14,6 +14,8 @@ import re
 
 from dateutil import parser as _parser
 
+from mnemex.errors import VaultError
+
 _DEFAULT = dt.datetime(2000, 1, 1)
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -43,6 +45,20 @@ def parse_date(text: str) -> str | None:
     return parsed.isoformat()
 
 
+def iso_day(raw: str | None, name: str) -> dt.date | None:
+    """An argument that must be a day (``2026-12-01``); None stays None.
+
+    Raises:
+        VaultError: ``raw`` is not a ``YYYY-MM-DD`` day (the message names ``name``).
+    """
+    if raw is None:
+        return None
+    try:
+        return dt.date.fromisoformat(raw.strip())
+    except ValueError as exc:
+        raise VaultError(f"{name}={raw!r} is not a day; give one like 2026-12-01") from exc
+
+
 def utc_iso(when: dt.datetime | None = None) -> str:
     """``when`` (default: now) in UTC to the second: ``"2026-05-01T09:30:00+00:00"``.
 
@@ -52,4 +68,4 @@ def utc_iso(when: dt.datetime | None = None) -> str:
     return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
-__all__ = ["parse_date", "utc_iso"]
+__all__ = ["iso_day", "parse_date", "utc_iso"]

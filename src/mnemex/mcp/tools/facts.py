@@ -7,26 +7,16 @@ person's or a project's value) unless it passes the person's own words with
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from mnemex.errors import FactError
 from mnemex.facts.record import add_fact
 from mnemex.facts.serve import facts_about
 from mnemex.mcp.registry import Ctx, state_of, tool
+from mnemex.text.dates import iso_day
 
 _Day = Annotated[str | None, Field(max_length=10, description="YYYY-MM-DD.")]
-
-
-def _day(raw: str | None, name: str) -> dt.date | None:
-    if raw is None:
-        return None
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError as exc:
-        raise FactError(f"{name}={raw!r} is not a day; give one like 2026-12-01") from exc
 
 
 @tool(title="Get facts", idempotent=True, read=True)
@@ -44,8 +34,8 @@ def get_facts(
     return facts_about(
         state.fresh(),
         subject,
-        as_of=_day(as_of, "as_of"),
-        recorded_as_of=_day(recorded_as_of, "recorded_as_of"),
+        as_of=iso_day(as_of, "as_of"),
+        recorded_as_of=iso_day(recorded_as_of, "recorded_as_of"),
         include_private=state.privacy.included,
     )
 

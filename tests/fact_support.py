@@ -1,4 +1,5 @@
-"""Helpers for the fact tests: a fact from a few fields, and a vault with known names."""
+"""Helpers for the fact tests: a fact or claim from a few fields, recording one, and a wiki
+entity page for the names a statement may use."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from mnemex.brain import Brain
+from mnemex.facts.claims import Claim
 from mnemex.facts.model import Evidence, Fact, Provenance, When, fact_id
+from mnemex.facts.record import record_claims
 
 
 def at(day: str) -> dt.datetime:
@@ -55,3 +59,33 @@ def entity_page(root: Path, name: str, entity_type: str, aliases: list[str]) -> 
         encoding="utf-8",
     )
     return rel
+
+
+def project_claim(key: str, value: str, subject: str = "mnemex", **when: dt.date) -> Claim:
+    """A claim about a project's attribute (``mnemex's database is SQLite.``)."""
+    return Claim(
+        subject=subject,
+        predicate="project_attribute",
+        key=key,
+        value=value,
+        statement=f"{subject}'s {key} is {value}.",
+        **when,  # type: ignore[arg-type]
+    )
+
+
+def record_one(
+    brain: Brain,
+    claim: Claim,
+    day: dt.date,
+    provenance: Provenance = "session",
+    private: str | None = None,
+) -> None:
+    """Record ``claim`` as seen and recorded at noon UTC of ``day``."""
+    record_claims(
+        brain,
+        [claim],
+        provenance=provenance,
+        evidence=Evidence("user", day),
+        now=dt.datetime.combine(day, dt.time(12), dt.UTC),
+        private=private,
+    )

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install check: build a wheel, install it with the interpreter's own pip (as a new user's
-# `pip install` would, no upgrade) into a fresh venv with a fresh HOME, and ingest an HTML, a
-# PDF and a markdown file through the installed `mnemex` command.
+# `pip install` would, no upgrade) into a fresh venv with a fresh HOME, ingest an HTML, a
+# PDF and a markdown file through the installed `mnemex` command, and record and ask facts
+# through it and through `mnemex serve` with the MCP SDK's client over stdio.
 #
 # Not a test: pip reaches a package index, and tests reach no network. `.ci/run` calls it after
 # `make test`. It exists because a dependency pulled in only through another package's extra
@@ -139,4 +140,48 @@ grep -qi tidewater <<<"$found" || {
     echo "$found" >&2
     fail "search did not find the ingested HTML"
 }
+# Facts: the owner's words through the installed CLI, then an agent's through `mnemex serve`
+# over stdio with the MCP SDK's client, asked as of two days.
+sed -i 's/^\[vault\]$/[vault]\nowner = "Maren Okafor"/' "$vault/mnemex.toml"
+"$mnemex" --vault "$vault" fact add "I live in Rotterdam, have done since March 2019." --date 2025-09-05 \
+    >/dev/null || fail "mnemex fact add"
+"$mnemex" --vault "$vault" fact add "We moved to Lisbon on 2026-07-14." --date 2026-07-15 \
+    >/dev/null || fail "mnemex fact add (the move)"
+"$py" - "$vault" <<'EOF' || fail "facts through the CLI and an MCP client over stdio"
+import json, subprocess, sys
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+vault = sys.argv[1]
+mnemex = [sys.executable, "-m", "mnemex", "--vault", vault]
+
+
+def lives_in(as_of):
+    out = subprocess.run([*mnemex, "facts", "Maren", "--as-of", as_of, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    return next(a["values"] for a in json.loads(out)["answers"] if a["predicate"] == "lives_in")
+
+
+assert lives_in("2026-01-01") == ["Rotterdam"], lives_in("2026-01-01")
+assert lives_in("2026-08-01") == ["Lisbon"], lives_in("2026-08-01")
+
+
+async def agent():
+    params = StdioServerParameters(command=mnemex[0], args=[*mnemex[1:], "serve"])
+    async with Client(params, mode="legacy") as client:
+        guess = await client.call_tool("record_fact", {"text": "Maren probably lives in Porto now."})
+        facts = await client.call_tool("get_facts", {"subject": "Maren", "as_of": "2026-08-01"})
+        return guess.structured_content, facts.structured_content
+
+
+guess, facts = anyio.run(agent)
+assert guess["changes"][0]["fact"]["provenance"] == "agent", guess
+home = next(a for a in facts["answers"] if a["predicate"] == "lives_in")
+assert home["values"] == ["Lisbon"], home
+assert [d["value"] for d in home["drafts"]] == ["Porto"], home
+EOF
+echo "check_install: facts: ok (the CLI as of two days; an agent's guess over stdio stays a draft)"
+
 echo "check_install: passed in $((SECONDS - started)) s ($(basename "$wheel"))"

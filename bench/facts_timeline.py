@@ -69,6 +69,8 @@ DATA = Path(__file__).parent / "data" / "facts_timeline.yaml"
 #: The second held-out set: two phrasings per event (``e01-a``, ``e01-b``), written by a
 #: writer who saw only the events' labels, after the first held-out set was spent.
 HELDOUT2 = Path(__file__).parent / "data" / "facts_timeline_heldout2.yaml"
+#: The third, written the same way after the second was spent.
+HELDOUT3 = Path(__file__).parent / "data" / "facts_timeline_heldout3.yaml"
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 
@@ -130,9 +132,9 @@ def make_vault(root: Path, data: dict[str, Any], embedder: str = "minilm") -> Br
 
 def _phrasing(event: dict[str, Any], which: str) -> str:
     phrasings = event["phrasings"]
-    if which in ("h2a", "h2b"):
+    if which in ("h2a", "h2b", "h3a", "h3b"):
         suffix = "-" + which[-1]
-        return next(p["text"] for p in event["heldout2"] if p["id"].endswith(suffix))
+        return next(p["text"] for p in event[f"heldout{which[1]}"] if p["id"].endswith(suffix))
     if which == "held-out":
         return next(p["text"] for p in phrasings if p.get("held_out"))
     tuning = [p["text"] for p in phrasings if not p.get("held_out")]
@@ -361,7 +363,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--phrasing", default="h2", choices=["h2", "h2a", "h2b", "held-out", "0", "1", "all"]
+        "--phrasing",
+        default="h2",
+        choices=["h3", "h3a", "h3b", "h2", "h2a", "h2b", "held-out", "0", "1", "all"],
     )
     parser.add_argument("--oracle", action="store_true", help="feed labelled claims, no extraction")
     parser.add_argument("--show-misses", action="store_true")
@@ -369,11 +373,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     data = load(args.data)
-    if HELDOUT2.is_file():
-        second = {e["id"]: e["phrasings"] for e in load(HELDOUT2)["events"]}
-        for event in data["events"]:
-            event["heldout2"] = second.get(event["id"], [])
-    sets = {"all": ["0", "1", "held-out"], "h2": ["h2a", "h2b"]}.get(args.phrasing, [args.phrasing])
+    for key, path in (("heldout2", HELDOUT2), ("heldout3", HELDOUT3)):
+        if path.is_file():
+            more = {e["id"]: e["phrasings"] for e in load(path)["events"]}
+            for event in data["events"]:
+                event[key] = more.get(event["id"], [])
+    sets = {"all": ["0", "1", "held-out"], "h2": ["h2a", "h2b"], "h3": ["h3a", "h3b"]}.get(
+        args.phrasing, [args.phrasing]
+    )
     results = [run(data, which, args.oracle) for which in sets]
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False, default=str))

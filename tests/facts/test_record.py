@@ -180,3 +180,53 @@ def test_sentences_naming_no_known_subject_are_logged_privately_not_stored(brain
     log = (root / "facts/_log.jsonl").read_text(encoding="utf-8")
     assert "Hyrule" in log
     assert "facts/_log.jsonl" not in _git(root, "ls-files")
+
+
+def test_undo_restores_a_hand_written_fact_file_never_committed_with_its_mode(
+    brain: Brain,
+) -> None:
+    root = brain.vault.root
+    entity_page(root, "Zoë O'Brien-Łukasz", "person", ["Zoë"])
+    record_claims(
+        brain,
+        [
+            Claim(
+                subject="Zoë O'Brien-Łukasz",
+                predicate="lives_in",
+                value="Kraków",
+                statement="Zoë lives in Kraków.",
+            )
+        ],
+        provenance="person",
+        evidence=Evidence("user", dt.date(2026, 1, 2)),
+        now=at("2026-01-02"),
+    )
+    rel = "facts/zoë-o-brien-łukasz.md"
+    path = root / rel
+    assert path.is_file()
+    # a person edits the file by hand and never commits it; it is private to them (0600)
+    hand = path.read_text(encoding="utf-8").replace(
+        "- statement: Zoë lives in Kraków.", "- statement: Zoë lives in Kraków (old town)."
+    )
+    path.write_text(hand, encoding="utf-8")
+    path.chmod(0o600)
+    record_claims(
+        brain,
+        [
+            Claim(
+                subject="Zoë O'Brien-Łukasz",
+                predicate="works_at",
+                value="Tidewater Labs",
+                statement="Zoë works at Tidewater.",
+            )
+        ],
+        provenance="person",
+        evidence=Evidence("user", dt.date(2026, 2, 2)),
+        now=at("2026-02-02"),
+    )
+    assert "Zoë works at Tidewater." in path.read_text(encoding="utf-8")
+    assert "(old town)" in path.read_text(encoding="utf-8")  # the hand edit was read, not lost
+    plan = undo(brain.vault)
+    undo(brain.vault, plan_id=plan["plan_id"])
+    assert path.read_text(encoding="utf-8") == hand
+    assert path.stat().st_mode & 0o777 == 0o600

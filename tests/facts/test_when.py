@@ -190,6 +190,16 @@ def test_no_dates() -> None:
         ("Priya moved to Berlin last year.", False),
         ("Priya starts her day with tea.", False),
         ("I drink tea in the morning.", False),
+        # a progressive with no auxiliary, in a note's clipped style, is a plan
+        ("Moving to Lisbon in July!", True),
+        ("Relocating to Porto in May.", True),
+        ("Priya starting at Globex in June.", True),
+        ("Big news: switching to Helix in April.", True),
+        ("Joining Kestrel in May, so excited.", True),
+        # ... unless the sentence says it is past
+        ("Moved to Lisbon yesterday!", False),
+        ("Been moving boxes since Monday.", False),
+        ("The moving van was late.", False),
     ],
 )
 def test_is_future(text: str, future: bool) -> None:
@@ -224,3 +234,45 @@ def test_a_day_and_month_without_a_year_take_the_year_of_a_full_date_beside_them
 def test_more_date_forms(phrase: str, evidence: dt.date, start: dt.date, precision: str) -> None:
     found = _one(phrase, evidence)
     assert (found.date, found.precision) == (start, precision)
+
+
+def test_a_bare_month_in_a_clipped_plan_is_the_coming_one() -> None:
+    [july] = find_times("Moving to Lisbon in July!", D(2026, 3, 20))
+    assert (july.date, july.precision) == (D(2026, 7, 1), "month")
+    [june] = find_times("Moved to Utrecht in June.", D(2026, 3, 20))
+    assert june.date == D(2025, 6, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("Home since March 2019 (moved in on the 1st): Rotterdam.", D(2019, 3, 1)),
+        ("Home since May 2020 (keys on the 12th): Delft.", D(2020, 5, 12)),
+        ("This month, on the 9th, Priya moved to Haarlem.", D(2026, 2, 9)),
+    ],
+)
+def test_an_ordinal_after_a_month_fixes_the_day(text: str, start: dt.date) -> None:
+    [found] = find_times(text, WED)
+    assert (found.date, found.until, found.precision) == (
+        start,
+        start + dt.timedelta(days=1),
+        "day",
+    )
+
+
+def test_an_ordinal_in_another_sentence_or_after_another_date_does_not() -> None:
+    [month] = find_times("Since April 2022. The 3rd team meeting was fun.", WED)
+    assert month.precision == "month"
+    month, _ = find_times("From March 2024 until 2025-01-01 (the 5th time)", WED)
+    assert month.precision == "month"
+
+
+def test_a_period_still_running_ends_ahead() -> None:
+    march = D(2026, 3, 2)
+    [end] = find_times("Priya is on holiday until the end of April.", march)
+    assert end.date == D(2026, 4, 30)
+    [june] = find_times("Lanternfish stays on Heroku until June.", march)
+    assert june.date == D(2026, 6, 1)
+    # a past sentence keeps the last one
+    [end] = find_times("Priya was on holiday until the end of April.", march)
+    assert end.date == D(2025, 4, 30)

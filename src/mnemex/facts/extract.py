@@ -18,36 +18,46 @@ predicates in :data:`~mnemex.facts.claims.PREDICATES`. It is a rule reader, in s
    adopts Y``, ``swapped X for Y``, ``X out, Y in``, ``X -> Y``, ``X is being replaced``,
    ``no more X``, ``Y over X``.
 3. **Read predicates**, in order, keeping the first that reads and has a subject:
-   ``status`` (leave, holiday, code freeze), ``prefers`` (a preference wording:
-   ``prefer``, ``favourite``, ``leans towards``, ``given the choice``, ``I'd rather``,
-   ``swears by``, ``X over Y``...; or a drink with a consuming cue: ``drinks``, ``goes
-   for``, ``back``, ``in my life``...), ``uses`` / ``project_attribute`` (a gazetteer
-   item; a project in the sentence takes it as an attribute keyed by the item's
-   category, a person as a tool of that kind), ``role`` (a job title after a title cue,
-   or the new one in ``goes from A to B``), ``works_at`` (an organisation after an
-   employment cue), ``lives_in`` (a capitalised place after a home/move cue, in an
-   appositive ``X, a Madrid resident,``, or on a dwelling that became a home: ``the
-   keys to the Lisbon apartment``, ``bought a house in Haarlem``).
-4. **Find the subject** by what the predicate needs: a project for project
-   attributes; for people the candidate (known person, first-person word, or ``she``/
-   ``he`` standing for the last person named) nearest before the cue, else the first
-   after it. A statement with no candidate is the writer's own when it has no subject
-   word: it opens on a verb (``Been with ...``, ``Switched to ...``, ``Back on ...``,
-   ``No more ...``) or is a note line on an attribute (``Editor: Vim``, ``Daily driver
-   editor: VSCode``, ``VPN (WireGuard) for ...``). A first-person subject is
-   ``speaker``; with no speaker (an agent or a document talking) such a claim is dropped.
+   ``status`` (leave, holiday, code freeze), ``prefers`` (a preference wording: ``prefer``,
+   ``favourite``, ``leans towards``, ``given the choice``, ``if I get to choose``, ``if it
+   were up to me``, ``I'd rather``, ``swears by``, ``X over Y``...; or a drink with a
+   consuming cue: ``drinks``, ``goes for``, ``back``, ``in my life``...), ``uses`` /
+   ``project_attribute`` (a gazetteer item; a project in the sentence takes it as an
+   attribute keyed by the item's category, a person as a tool of that kind), ``role`` (a
+   job title after a title cue, ``takes on the role of``, ``take up the position of``, or
+   the new one in ``goes from A to B``; a title scoped to a project is written ``<Project>
+   <Title>`` however it is said: ``Tech Lead of Keelhaul``, ``the Keelhaul platform's tech
+   lead``, ``the tech lead for Keelhaul``), ``works_at`` (an organisation after an
+   employment cue, a membership, ``a member of the X team``, ``part of the X team``, or a
+   leaving, ``departs``, ``the departure of A from X``, ``whose final day with X``,
+   ``stepping down from X``), ``lives_in`` (a capitalised place after a home/move cue, in
+   an appositive ``X, a Madrid resident,``, or on a dwelling that became a home: ``the keys
+   to the Lisbon apartment``, ``bought a house in Haarlem``).
+4. **Find the subject** by what the predicate needs: a project for project attributes; for
+   people the candidate (known person, first-person word, or ``she``/``he`` standing for
+   the last person named) nearest before the cue, else the first after it. A statement with
+   no candidate is the writer's own when it has no subject word: it opens on a verb (``Been
+   with ...``, ``Switched to ...``, ``Back on ...``, ``No more ...``) or is a note line on
+   an attribute (``Editor: Vim``, ``Daily driver editor: VSCode``, ``VPN (WireGuard) for
+   ...``; a note line with its time before the value, ``Home since March 2019: Rotterdam``,
+   is read value first). A first-person subject is ``speaker``; with no speaker (an agent
+   or a document talking) such a claim is dropped.
 5. **Attach time**: each date is a start or an end by the cue nearest before it
-   (``until``, ``back on``, ``last day`` (+1 day), ``since``, ``from``, ``taking
-   effect``...; a few words and commas may stand between, ``until release day,
-   2026-05-14``); ``still ... this month`` bounds both ends, but a perfect ``been ...
-   all this month`` only starts it; a date in another clause counts only when that
-   clause is about timing (``started``, ``cutover``, ``takes effect``...); an appositive
-   takes no date from its sentence. Phrases with no date (``a while back``) flag the
-   claim ``time_resolved=False``. ``planned`` is set when the start is after the
-   evidence date, or the cue verb is future (``is moving``, ``will join``, ``once ...``,
-   a change in the simple present, ``In July I relocate``). ``condition`` (``in the
-   morning``, ``before noon``, ``when on X``, ``only for X``, ``on X only``) and
-   ``hedged`` (``probably``, ``guessing``, ``draft``, ``RFC suggesting``, a proposal
+   (``until``, ``back on``, ``will be lifted on``, ``expires``, ``last day`` (+1 day),
+   ``since``, ``from``, ``taking effect``...; a few words and commas may stand between,
+   ``until release day, 2026-05-14``); ``through X`` and ``until the end of X`` include
+   X; a leaving's date is its last day (``leaves on 30 January``: until the 31st);
+   ``still``/``for the whole of ... this month`` bounds both ends, but a perfect ``been
+   ... all this month`` only starts it; a date in another clause counts only when that
+   clause is about timing (``started``, ``cutover``, ``takes effect``, ``is over``...);
+   an appositive takes no date from its sentence. Phrases with no date (``a while
+   back``) flag the claim ``time_resolved=False``. ``planned`` is set when the start is
+   after the evidence date, or the cue verb is future (``is moving``, ``will join``,
+   ``once ...``, a change in the simple present, ``In July I relocate``, or a clipped
+   progressive, ``Moving to Lisbon in July!``). ``condition`` (``in the morning``,
+   ``before noon``, ``when on X``, ``only for X``, ``on X only``; known names in it are
+   written in canonical form, ``when on KH staging`` -> ``when on Keelhaul staging``)
+   and ``hedged`` (``probably``, ``guessing``, ``draft``, ``RFC suggesting``, a proposal
    question) are read last.
 
 Limits: English only; one claim per statement (the first predicate that reads with a
@@ -58,9 +68,17 @@ missed; negation is a nearby-keyword test; titles need capitals or a strong cue
 so an unknown tool is only read when the sentence names its kind (``my editor is X``);
 a subject-less line is taken as the writer's own, so a document's fragment about
 someone unnamed gives nothing (no speaker) and a person's fragment about someone else
-is misread as about themselves; ``only for X`` conditions are kept as written (``when
-on X``, ``for X``), not normalised; the simple-present test for plans is a keyword
-test (``moves``, ``joins``, ``relocate``... with no past marker in the sentence).
+is misread as about themselves; conditions are kept as written apart from known names
+(``when on KH staging`` becomes ``when on Keelhaul staging``: nothing the text does not
+say, such as ``cluster``, is added), and verbs the strip list does not know stay in them
+(``when pair with X``); the plan tests are keyword tests (``moves``, ``joins``,
+``relocate``, or ``Moving``/``Relocating``... with no auxiliary, each with no past word
+in the sentence); a lower-case title needs a strong cue or a project it leads (``the
+tech lead for Lanternfish``); a membership of an unknown organisation needs a staff word
+after it (``part of the Initech team``), so ``part of Initech`` alone is read only for
+a known one; a departure that names no organisation (``the departure of Tomasz,
+effective Friday``) gives nothing; a value-last note line must have a date or ``now``
+between its attribute and its colon.
 """
 
 from __future__ import annotations
@@ -477,7 +495,7 @@ _FIRST_PERSON = re.compile(
     r"(?<![\w.])(?:I(?:'m|'ve|'d|'ll)?(?![\w.])|(?i:we|we're|we've|we'll|my|our|me|myself))(?![\w'])"
 )
 _EXCLUDED_BEFORE_ME = re.compile(
-    r"\b(?:with|from|by|at|than|about|told|tell|asked|ask|to|like|gave|give|sent|send|showed"
+    r"\b(?:with|from|by|at|than|about|told|tell|asked|ask|(?<!up\s)to|like|gave|give|sent|send|showed"
     r"|show|called|emailed|pinged)\s+$",
     re.I,
 )
@@ -536,13 +554,15 @@ _TIME_ANCHOR = re.compile(
     r"\b(?:start(?:s|ed|ing)?|since|from|as\s+of|effective|cutover|first\s+day|last\s+day"
     r"|final\s+(?:working\s+)?day|until|till|back|return(?:s|ing)?|begin(?:s|ning)?|began"
     r"|moved|moving|joined|joins|switched|migrated|ends?|lasts?|scheduled|planned|went\s+live"
-    r"|chang(?:ed|es|ing)\s+over|converted|adopted|took\s+up|picked\s+up|made\s+the\s+(?:switch|move|jump)"
+    r"|chang(?:ed|es|ing)\s+(?:over|to)|converted|adopted|took\s+up|picked\s+up|made\s+the\s+(?:switch|move|jump)"
     r"|go(?:es)?\s+live|(?:takes?|taking|took|comes?\s+into|in)\s+effect|kicks?\s+in|valid"
-    r"|date)\b",
+    r"|date|lift(?:s|ed)?|expir(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|(?:is|are|will\s+be)\s+over)\b",
     re.I,
 )
 _UNTIL_CUE = re.compile(
-    r"\b(?:until|till|til|up\s+to|through|ends?|ending|lasts?\s+until|returning|returns|return"
+    r"\b(?:until|till|til|up\s+to|through|thru|ends?|ending|lasts?\s+until|returning|returns|return"
+    r"|lift(?:s|ed|ing)?|expir(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|wraps?\s+up"
+    r"|(?:is|are|will\s+be)\s+over"
     r"|is\s+back|be\s+back|back\s+(?:at\s+work\s+|in\s+the\s+office\s+)?on)\b"
     r"(?:[\s,:(—–-]+[\w']+){0,4}[\s,:(—–-]*$",
     re.I,
@@ -552,10 +572,16 @@ _FROM_CUE = re.compile(
     r"|(?:takes?|taking|took)\s+effect|kicks?\s+in)\b",
     re.I,
 )
+#: What makes a date in a leaving sentence the start of the old job, not its end.
+_SINCE_CUE = re.compile(r"\b(?:since|joined|started|starting|hired)\b", re.I)
 _LAST_DAY_CUE = re.compile(
     r"\b(?:last|final)\s+(?:working\s+|work\s+)?day\b(?:[\s,:(—–-]+[\w']+){0,3}[\s,:(—–-]*$", re.I
 )
-_STILL = re.compile(r"\b(?:still|remains?|remained|throughout|for\s+the\s+rest\s+of|all)\b", re.I)
+_STILL = re.compile(
+    r"\b(?:still|remains?|remained|throughout|for\s+the\s+rest\s+of|all"
+    r"|(?:for\s+)?the\s+(?:whole|entire)(?:\s+of)?(?=\s+(?:this|the\s+current)\s+(?:week|month|year)\b))\b",
+    re.I,
+)
 #: Perfect aspect: "been on Zed all this month" began then and goes on.
 _PERFECT = re.compile(
     r"(?:^|\b(?:has|have|had)\s+|'ve\s+)been\b|\b(?:has|have|'ve)\s+\w+ed\b", re.I
@@ -635,6 +661,17 @@ _KEY_MAP: dict[str, str] = {
     "orchestrator": "orchestration",
 }
 
+#: Having the say: "if I get to choose", "whenever Priya can pick", "if it were up to me",
+#: "left to my own devices", "if I had my way", "by choice".
+_CHOICE = (
+    r"(?:if|when(?:ever)?)\s+(?:I|we|she|he|they|you|[A-Z][\w.]*(?:\s+[A-Z][\w]*)?)\s+"
+    r"(?:gets?|got|could|can|had|have|has|(?:was|were|am|is|are)\s+(?:allowed|free))\s+"
+    r"(?:to\s+)?(?:choose|pick|decide)"
+    r"|(?:if|when(?:ever)?)\s+it(?:'s|\s+is|\s+were|\s+was)\s+(?:up\s+to\s+(?:me|her|him|them|us)"
+    r"|(?:my|her|his|their|our)\s+(?:call|choice|pick))"
+    r"|left\s+to\s+(?:my|her|his|their|our)\s+own\s+devices"
+    r"|if\s+(?:I|we|she|he|they)\s+had\s+(?:my|her|his|their|our)\s+(?:way|say)|by\s+choice"
+)
 #: A stated taste: the verbs and phrases of choosing, liking and leaning.
 _PREFER_STRONG = re.compile(
     r"\b(?:prefer(?:s|red|ring|ably)?|preference|favou?rite|favou?rs?|favou?red|favou?ring"
@@ -644,7 +681,8 @@ _PREFER_STRONG = re.compile(
     r"|(?:first|top|default)\s+(?:choice|pick)|(?:would|'d)\s+(?:rather|sooner|pick|choose|go\s+for)"
     r"|partial\s+to|soft\s+spot\s+for|swears?\s+by|swore\s+by|can't\s+(?:live|do)\s+without"
     r"|can't\s+start\s+(?:the|my|her|his|a)\s+day\s+without|(?:always|usually)\s+(?:picks?|chooses?|reach(?:es)?\s+for|goes\s+for)"
-    r"|opts?\s+for|opted\s+for|is\s+(?:really\s+|big\s+)?into|big\s+on|keen\s+on)\b",
+    r"|opts?\s+for|opted\s+for|is\s+(?:really\s+|big\s+)?into|big\s+on|keen\s+on"
+    rf"|{_CHOICE})\b",
     re.I,
 )
 #: A strong cue that names a habit rather than a taste (``my editor of choice is X``).
@@ -673,6 +711,13 @@ _ROLE_STRONG = re.compile(
     r"\s*(?:will\s+be|is\s+now|is|was|has\s+been|becomes|:|(?:chang|switch|mov)(?:es|ed|ing|e)?\s+to"
     r"|goes\s+to|went\s+to)\s+(?:now\s+)?"
     r"|\bworks?\s+as\s+|\bworking\s+as\s+|\bpromoted\s+to\s+(?:the\s+)?(?:role\s+of\s+)?"
+    # "takes on the role of X", "will take up the position of X", "steps into the post of X",
+    # "in the role of X"
+    r"|\b(?:(?:tak(?:e|es|en|ing)|took|assum(?:e|es|ed|ing)|accept(?:s|ed|ing)?|fill(?:s|ed|ing)?"
+    r"|land(?:s|ed|ing)?|get(?:s|ting)?|got|step(?:s|ped|ping)?|mov(?:e|es|ed|ing)|appointed"
+    r"|named|hired|promoted|offered)\s+(?:up\s+|on\s+|over\s+|into\s+|to\s+)?|\b(?:in|into)\s+)"
+    r"(?:the|a|an|her|his|their|my|our)\s+(?:new\s+)?(?:role|position|post|job|title|seat)"
+    r"\s+(?:of|as)\s+"
     r"|\b(?:joins|joined|joining|join|hired|rehired|starts|started|starting|steps?\s+up|stepped\s+up"
     r"|took\s+over|takes\s+over|taking\s+over|returns|stays|continues|serves|served)\s+as\s+"
     r"|\b(?:becomes|became|become|becoming)\s+"
@@ -681,6 +726,13 @@ _ROLE_STRONG = re.compile(
     r"|\bnew\s+(?:job|role|title)\s+(?:is|as)\s+",
     re.I,
 )
+#: Titles that lead something, and so may be scoped to a project: "lead for Lanternfish".
+_LEAD_HEAD = re.compile(
+    r"\b(?:lead|manager|owner|head|architect|maintainer|director|steward|coordinator|chair)s?\b",
+    re.I,
+)
+#: What a project's name may be followed by before a possessive: "the Keelhaul platform's".
+_PROJECT_NOUN = r"(?:platform|project|app|application|service|codebase|product|system)"
 _ROLE_WEAK = re.compile(
     r"\b(?:is|was|'s|as|will\s+be|to\s+be|'ll\s+be|has\s+been)\s+(?:now\s+|still\s+)?", re.I
 )
@@ -737,8 +789,23 @@ _WORK_CUE = re.compile(
 )
 _WORK_CLOSE_CUE = re.compile(
     r"\b(?:leaving|left|leaves|leave|quits?|quitting|resign(?:s|ed|ing)?\s+from|moves?\s+on\s+from"
-    r"|moved\s+on\s+from|moving\s+on\s+from|last\s+day\s+at|departs?|departing|departed)\s+(?:the\s+)?",
+    r"|moved\s+on\s+from|moving\s+on\s+from|departs?|departing|departed"
+    r"|(?:last|final)\s+(?:working\s+|work\s+)?day\s+(?:at|with|in)"
+    r"|departure\s+(?:of\s+[^,;.]{1,40}?\s+)?from|exit(?:s|ed|ing)?(?:\s+from)?"
+    r"|(?:step(?:s|ped|ping)?|standing|stands|stood)\s+down\s+(?:from|at)"
+    r"|retir(?:e|es|ed|ing)\s+from|(?:hands?|handed|handing)\s+in\s+(?:(?:her|his|their|my)\s+)?"
+    r"(?:notice|resignation)\s+(?:at|to))\s+(?:the\s+)?",
     re.I,
+)
+#: Membership of an organisation's staff: "is a member of the Initech team", "will be
+#: part of the Tidewater team", "a new addition to Globex". An unknown organisation
+#: needs a staff word after it ("part of the Core Platform group" names no employer).
+_MEMBER_CUE = re.compile(
+    r"\b(?:members?|part|staff(?:er)?|employee|hire|addition|recruit)\s+(?:of|at|to|with)\s+(?:the\s+)?",
+    re.I,
+)
+_STAFF_AFTER = re.compile(
+    r"\s+(?:team|staff|workforce|crew|family|company|organi[sz]ation|payroll|headcount)\b", re.I
 )
 
 #: Words for where someone lives.
@@ -1227,13 +1294,28 @@ def _title_at(text: str, pos: int, *, strong: bool, projects: list[_Hit]) -> str
     """A job title starting at ``pos`` (``Senior Software Engineer``), or None."""
     rest = text[pos:]
     art = _ARTICLE.match(rest)
-    if art:
-        pos += art.end()
+    bare = pos + art.end() if art else pos
     prefix = ""
-    for p in projects:  # "Keelhaul's Tech Lead", "the Keelhaul tech lead"
-        owner = re.match(r"(?:'s|’s)?\s+", text[p.end :]) if p.start == pos else None
+    for p in projects:
+        # "Keelhaul's Tech Lead", "the Keelhaul tech lead", "the Keelhaul platform's tech
+        # lead" (an alias with its article), "the Lanternfish project's lead": all
+        # "<Project> <Title>"
+        owner = (
+            re.match(rf"(?:\s+{_PROJECT_NOUN})?(?:'s|’s)\s+|\s+", text[p.end :])
+            if p.start in {pos, bare}
+            else None
+        )
         if owner:
-            prefix, pos, strong = f"{p.canonical} ", p.end + owner.end(), True
+            prefix, bare, strong = f"{p.canonical} ", p.end + owner.end(), True
+    pos = bare
+    # a lower-case leading title scoped to a project is a title too: "the tech lead for
+    # Lanternfish", "the release manager of the Keelhaul platform"
+    scoped = re.match(
+        r"((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)\s+(?:of|for|on)\s+(the\s+)?", text[pos:]
+    )
+    if not strong and scoped and _LEAD_HEAD.search(scoped[1]):
+        at = pos + scoped.end()
+        strong = any(p.start in {at, at - len(scoped[2] or "")} for p in projects)
     words = _words_at(text, pos)
     taken: list[str] = []
     end = pos
@@ -1269,12 +1351,17 @@ def _title_at(text: str, pos: int, *, strong: bool, projects: list[_Hit]) -> str
     if title == title.lower():
         title = " ".join(w if w in {"of", "and"} else w[:1].upper() + w[1:] for w in title.split())
     title = prefix + title
-    of_project = re.match(r"\s+of\s+(?:the\s+)?", text[end:])
-    if of_project:
+    # "Tech Lead of Keelhaul", "tech lead of the Keelhaul platform", "lead for Lanternfish"
+    # (for/on only scope a leading title: "Backend Engineer on the Keelhaul team" is not)
+    of_project = re.match(r"\s+(?P<prep>of|for|on)\s+", text[end:])
+    if of_project and not prefix:
         at = end + of_project.end()
+        at_bare = at + 4 if text[at : at + 4].lower() == "the " else at
+        leads = of_project["prep"] == "of" or _LEAD_HEAD.search(title) is not None
         for p in projects:
-            if p.start == at:
+            if p.start in {at, at_bare} and leads:
                 title = f"{p.canonical} {title}"
+                break
     return title
 
 
@@ -1349,7 +1436,24 @@ def _find_works_at(tx: _Text) -> _Finding | None:
     for m in _WORK_CLOSE_CUE.finditer(t):
         named = _org_at(tx, m.end())
         if named:
-            return _Finding("works_at", named[0], m.start(), named[1], "person", closing=True)
+            # "the departure of T. Wierzbicki from Tidewater": the one leaving is inside
+            inside = [h for h in tx.names if h.kind == "person" and m.start() <= h.start < m.end()]
+            return _Finding(
+                "works_at",
+                named[0],
+                m.start(),
+                named[1],
+                "person",
+                closing=True,
+                subject=inside[0].canonical if inside else None,
+            )
+    for m in _MEMBER_CUE.finditer(t):
+        named = _org_at(tx, m.end())
+        if named is None or _negated(t, m.start(), 0):
+            continue
+        if named[0] not in known and not _STAFF_AFTER.match(t[named[1] :]):
+            continue
+        return _Finding("works_at", named[0], m.start(), named[1], "person")
     for m in _WORK_CUE.finditer(t):
         cue = m.group(0).lower()
         named = _org_at(tx, m.end())
@@ -1545,15 +1649,39 @@ _ELLIPTICAL_WORDS = frozenset(
 )
 #: A note line that opens on what it is about, with no owner: ``Editor: Vim``, ``Daily
 #: driver editor: VSCode``, ``VPN (WireGuard) for ...``, ``Home city - Rotterdam``.
-_NOTE_HEAD = re.compile(
-    r"^\s*(?:(?:daily|driver|main|primary|usual|current|default|preferred|go-to|favou?rite"
+_NOTE_ATTRIBUTE = (
+    r"(?:(?:daily|driver|main|primary|usual|current|default|preferred|go-to|favou?rite"
     r"|work|personal|everyday|new|present)\s+)*(?:"
     + _KIND_RE
     + r"|home(?:\s+(?:city|town|base|country|address))?|hometown|residence|based|employer"
     r"|company|(?:job\s+)?title|role|job|position|current\s+city)s?(?:\s+of\s+choice)?"
-    r"\s*(?::|\(|—|–|-\s|=|,|\bis\b|\bwas\b|\bnow\b|\bthese\s+days\b|\bstill\b)",
+)
+_NOTE_HEAD = re.compile(
+    r"^\s*" + _NOTE_ATTRIBUTE + r"\s*(?::|\(|—|–|-\s|=|,|\bis\b|\bwas\b|\bnow\b|\bthese\s+days\b"
+    r"|\bstill\b)",
     re.I,
 )
+#: A note line with its time between the attribute and the value: "Home since March 2019
+#: (moved in on the 1st): Rotterdam", "Editor as of Monday: Helix". Read as "Home:
+#: Rotterdam, since March 2019 (...)".
+_VALUE_LAST = re.compile(
+    r"^(?P<head>\s*" + _NOTE_ATTRIBUTE + r")"
+    r"(?P<mid>\s*(?:\(|\b(?:since|from|as\s+of|starting|effective|until|till|in|for|these\s+days"
+    r"|now|currently|today|this|next|last)\b)[^:]{0,80}?)"
+    r"\s*:\s*(?P<value>[^:]+?)\s*(?P<end>[.!]?)\s*$",
+    re.I,
+)
+
+
+def _value_last(text: str) -> str:
+    """A note line with the value last rewritten value-first (see :data:`_VALUE_LAST`)."""
+    m = _VALUE_LAST.match(text)
+    if not m or not (
+        find_times(m["mid"], dt.date(2000, 1, 1))
+        or re.search(r"\b(?:now|currently|these\s+days|today)\b", m["mid"], re.I)
+    ):
+        return text  # "Home base for Ines: Madrid" is about whom, not when
+    return f"{m['head'].strip()}: {m['value']}, {m['mid'].strip()}{m['end']}"
 
 
 def _elliptical(text: str, label_end: int) -> bool:
@@ -1597,13 +1725,37 @@ def _subject(tx: _Text, finding: _Finding, speaker: str | None) -> tuple[str | N
     return pick.canonical, True
 
 
+def _canonical_names(tx: _Text, phrase: str) -> str:
+    """``phrase`` (a piece of the statement) with the known names it holds written in
+    canonical form: ``on KH staging`` -> ``on Keelhaul staging``, ``with Tom`` -> ``with
+    Tomasz Wierzbicki``."""
+    for hit in sorted(tx.names, key=lambda h: h.end - h.start, reverse=True):
+        surface = tx.text[hit.start : hit.end]
+        if surface != hit.canonical:
+            pattern = re.compile(rf"(?<![\w]){re.escape(surface)}(?![\w])")
+            phrase = pattern.sub(hit.canonical.replace("\\", "\\\\"), phrase)
+    return phrase
+
+
 def _condition(tx: _Text, finding: _Finding) -> str | None:
     if finding.predicate not in {"uses", "prefers", "project_attribute"}:
         return None
+    found = _condition_text(tx)
+    return _canonical_names(tx, found) if found else None
+
+
+def _condition_text(tx: _Text) -> str | None:
     for pattern, phrase in _CONDITION_TIME:
         if pattern.search(tx.text):
             return phrase
-    m = _CONDITION_WHEN.search(tx.text)
+    m = next(
+        (
+            w
+            for w in _CONDITION_WHEN.finditer(tx.text)
+            if not re.match(_CHOICE, tx.text[w.start() :], re.I)  # "whenever I get to pick"
+        ),
+        None,
+    )
     if m:
         rest = _CONDITION_STRIP.sub("", m["rest"].strip(), count=1).strip()
         rest = re.split(r"\s+(?:I|we|she|he|they|it|you)\s+", rest)[0]
@@ -1686,17 +1838,20 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
         from_cues = list(_FROM_CUE.finditer(ctx))
         if until_cue and not (from_cues and from_cues[-1].start() > until_cue.start()):
             if timing.valid_until is None:
-                timing.valid_until = mention.date
+                # "through 13 May" and "until the end of February" include that day
+                inclusive = re.match(r"through|thru", until_cue.group(0), re.I) or re.match(
+                    r"(?:the\s+)?end\s+of\b", mention.phrase, re.I
+                )
+                timing.valid_until = mention.until if inclusive else mention.date
                 timing.phrase = timing.phrase or (
                     _with_preposition(t, mention) if mention.relative else None
                 )
             continue
-        if (
-            finding.closing
-            and timing.valid_until is None
-            and re.search(r"\b(?:on|by|at|in)\s+$", ctx)
-        ):
+        if finding.closing and timing.valid_until is None and not _SINCE_CUE.search(ctx):
+            # a leaving's date is its last day: "leaves on 30 January", "left in March",
+            # "whose final day with Tidewater will be Friday, January 30"
             timing.valid_until = mention.until
+            timing.phrase = timing.phrase or (mention.phrase if mention.relative else None)
             continue
         if timing.valid_from is None:
             timing.valid_from = mention.date
@@ -1782,7 +1937,7 @@ def extract(
     raw = " ".join(text.split())
     if not raw or _refuse(raw):
         return []
-    clean = _normalise(raw)
+    clean = _value_last(_normalise(raw))
     tx = _scan(clean, names)
     read = _read(tx, speaker, proposal=raw.rstrip().endswith("?"))
     if read is None:

@@ -13,7 +13,9 @@ What is read:
   ``Nov 3, 2025``, ``September 1st, 2026``, ``Friday 30 January 2026``,
   ``Monday 2025-11-03``; ``April 2022``, ``April '22``; ``Apr 30``, ``30 April`` and
   ``January 1st`` (the year is taken from a full date in the same sentence, ``from Apr
-  30 until 2026-05-14``, else the one that puts the day nearest ``d``); ``in 2019``;
+  30 until 2026-05-14``, else the one that puts the day nearest ``d``); ``in 2019``; an
+  ordinal shortly after a month makes it a day (``since March 2019 (moved in on the
+  1st)``: 2019-03-01);
 * relative phrases: today, yesterday, tomorrow; weekdays (``on Monday``, ``last
   Friday``, ``next Tuesday``); ``this/last/next week|month|year``; a bare month
   (``in July``, ``this July``); New Year's Day; ``N days/weeks/months/years ago``;
@@ -24,11 +26,15 @@ What is read:
 
 Tense matters for weekdays and bare months: ``on Monday`` in a past-tense sentence is
 the latest Monday on or before ``d``, in a future-tense one the next Monday after
-``d``; ``in July`` is the coming July for a plan and the last July otherwise.
+``d``; ``in July`` is the coming July for a plan and the last July otherwise, and a month
+after ``until``/``through`` in a sentence with no past word is the coming one (``on
+holiday until the end of April``). A progressive change with no auxiliary (``Moving to
+Lisbon in July!``) is a plan unless the sentence has a past word.
 :func:`is_future` is the (rough, keyword-based) tense test used when the caller does
 not say.
 
-Limits: English only; no times of day, ranges like ``3-5 May``, quarters, fiscal
+Limits: English only; a bare ordinal with no month before it (``on the 15th``) is not
+read; no times of day, ranges like ``3-5 May``, quarters, fiscal
 years, ``end of next month`` or ``the week of ...``; approximate spans (``a few
 weeks ago``) are treated as unresolvable rather than guessed.
 """
@@ -180,12 +186,30 @@ _SCHEDULED_PRESENT = re.compile(
     r"|emigrate|retire)\b"
     r"|\b(?:relocates|moves\s+(?:to|house|over)|starts(?!\s+(?:the|my|her|his|their)\s+day)"
     r"|joins|leaves|switches|begins|migrates|returns|emigrates|retires|steps\s+(?:up|down)"
-    r"|takes\s+over|goes\s+live|kicks\s+off|becomes|goes\s+(?:from|to)|moves\s+(?:from|up)"
+    r"|takes\s+(?:over|on|up)|assumes|goes\s+live|kicks\s+off|becomes|goes\s+(?:from|to)"
+    r"|moves\s+(?:from|up|into)|steps\s+into"
     r"|changes\s+to)\b",
     re.I,
 )
+#: A progressive change with no auxiliary, in a note's clipped style, is a plan too:
+#: "Moving to Lisbon in July!", "Priya starting at Globex next month", "so switching to Helix".
+_BARE_PROGRESSIVE = re.compile(
+    r"(?:^|[.!?:;]\s+|\b(?i:and|so|but|then|now)\s+|\b[A-Z][\w.'-]*\s+)"
+    r"(?i:(?:(?:finally|officially|soon|also|probably|definitely)\s+)?"
+    r"(?:moving|relocating|joining|leaving|starting|switching|migrating|heading|returning"
+    r"|transferring|emigrating|taking\s+over|stepping\s+(?:up|down|in)))\b"
+)
 _PAST_MARKER = re.compile(
     r"\b(?:ago|last|yesterday|since|already|was|were|had|did|earlier)\b|\b\w+ed\b", re.I
+)
+
+
+#: The narrower past test for a clipped progressive ("Joining Kestrel in May, so excited"
+#: is a plan; "excited" is no past tense): past words, and the change verbs in the past.
+_PAST_WORD = re.compile(
+    r"\b(?:ago|last|yesterday|since|already|was|were|had|did|earlier|been|moved|relocated"
+    r"|joined|left|started|switched|migrated|returned|transferred|emigrated|took)\b",
+    re.I,
 )
 
 
@@ -222,11 +246,13 @@ def is_future(text: str) -> bool:
 
     Returns:
         True when the statement has a future marker (``will``, ``going to``, ``next
-        week``, ``is moving``, ``once ...``, ``planned``...), or tells a change in the
-        simple present with no past marker (``In July I relocate``, ``Ines joins on
-        Monday``).
+        week``, ``is moving``, ``once ...``, ``planned``...), or, with no past marker,
+        tells a change in the simple present (``In July I relocate``, ``Ines joins on
+        Monday``) or as a progressive with no auxiliary (``Moving to Lisbon in July!``).
     """
     if _FUTURE.search(text):
+        return True
+    if _BARE_PROGRESSIVE.search(text) and not _PAST_WORD.search(text):
         return True
     return bool(_SCHEDULED_PRESENT.search(text)) and not _PAST_MARKER.search(text)
 
@@ -389,6 +415,15 @@ def _read_absolute(text: str, d: dt.date, future: bool) -> list[TimeMention]:
     return out
 
 
+def _ahead(text: str, start: int) -> bool:
+    """Whether the month at ``start`` ends a period that is still on: ``is on holiday
+    until the end of April``, ``stays on Heroku until June`` (no past word in the
+    sentence)."""
+    return bool(
+        re.search(r"\b(?:until|till|til|through|thru)\s+$", text[:start], re.I)
+    ) and not _PAST_MARKER.search(text)
+
+
 def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
     out: list[TimeMention] = []
     for m in _P_DAYWORD.finditer(text):
@@ -483,7 +518,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             year = d.year if month_no < d.month else d.year - 1
         elif which in {"next", "coming"}:
             year = d.year if month_no > d.month else d.year + 1
-        elif future:
+        elif future or _ahead(text, m.start()):
             year = d.year if month_no >= d.month else d.year + 1
         else:
             year = d.year if month_no <= d.month else d.year - 1
@@ -503,7 +538,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             month_no = MONTHS[m["mon"].lower()]
             if m["y"]:
                 year = int(m["y"])
-            elif future:
+            elif future or _ahead(text, m.start()):
                 year = d.year if month_no >= d.month else d.year + 1
             else:
                 year = d.year if month_no <= d.month else d.year - 1
@@ -542,7 +577,36 @@ def find_times(
         if any(mention.start < c.end and c.start < mention.end for c in chosen):
             continue
         chosen.append(mention)
-    return chosen
+    return _refine_by_ordinal(text, chosen)
+
+
+#: A bare day of the month after a month: "since March 2019 (moved in on the 1st)".
+_P_ORDINAL = re.compile(r"\b(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)", re.I)
+
+
+def _refine_by_ordinal(text: str, mentions: list[TimeMention]) -> list[TimeMention]:
+    """A month made a day by an ordinal shortly after it, in the same sentence, with no
+    other date between (``March 2019 (moved in on the 1st)``: 2019-03-01, day precision)."""
+    out: list[TimeMention] = []
+    for i, mention in enumerate(mentions):
+        if mention.precision == "month" and mention.date is not None:
+            limit = mentions[i + 1].start if i + 1 < len(mentions) else len(text)
+            gap = text[mention.end : min(limit, mention.end + 50)]
+            m = _P_ORDINAL.search(gap)
+            if m and not re.search(r"[.!?;]", gap[: m.start()]):
+                day = _safe_date(mention.date.year, mention.date.month, int(m["d"]))
+                if day is not None:
+                    mention = TimeMention(
+                        mention.phrase,
+                        mention.start,
+                        mention.end,
+                        day,
+                        day + dt.timedelta(days=1),
+                        "day",
+                        mention.relative,
+                    )
+        out.append(mention)
+    return out
 
 
 def resolve(

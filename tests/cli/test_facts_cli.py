@@ -158,3 +158,12 @@ def test_search_labels_fact_hits_as_of_a_day(root: Path) -> None:
     assert then[0]["facts"][0]["label"] == "current" and "Rotterdam" in then[0]["snippet"]
     assert {f["value"]: f["label"] for f in now[0]["facts"]}["Rotterdam"] == "superseded"
     assert "not a day" in mnemex(root, "search", "x", "--as-of", "May", code=1).output
+
+
+def test_fact_learn_reports_a_note_it_cannot_read_and_learns_the_others(root: Path) -> None:
+    (root / "notes.md").write_text("# Notes\n\nI live in Rotterdam.\n", encoding="utf-8")
+    result = mnemex(root, "fact", "learn", "missing.md", "notes.md", "--json", code=1)
+    data = json.loads(result.output)
+    assert data["failed"] == 1 and data["created"] == 1
+    assert data["problems"]["failed"][0]["path"] == "missing.md"
+    assert _answer(facts(root, "Maren"), "lives_in")["values"] == ["Rotterdam"]

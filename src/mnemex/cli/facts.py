@@ -8,11 +8,13 @@ words.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
+from mnemex.errors import MnemexError
 from mnemex.facts.record import (
     Recorded,
     add_fact,
@@ -115,6 +117,8 @@ def _print(done: Recorded) -> None:
         click.echo(f"{change.outcome} {f.id} {f.subject}: {what}{extra}  ({change.path})")
     for entry in done.dropped:
         click.echo(f"dropped: {entry['sentence']} ({entry['reason']})")
+    for problem in done.report.problems.get("failed", []):
+        click.echo(f"failed: {problem}")
     click.echo(done.report.summary())
 
 
@@ -141,17 +145,23 @@ def add_command(
 @pass_app
 @handle_errors
 def learn_command(app: Context, paths: tuple[str, ...], as_json: bool) -> None:
-    """Record the facts that notes state (a handoff, a remembered note, an ingested summary)."""
-    results = []
-    for rel in paths:
-        done = learn_note(app.brain, rel)
-        results.append(done)
+    """Record the facts that notes state (a handoff, a remembered note, an ingested summary).
+
+    A note that cannot be learned (no such note, an unreadable fact file) is reported as
+    failed with why, and the other notes are still learned; the exit code is then 1."""
     merged = Recorded()
-    for done in results:
+    for rel in paths:
+        try:
+            done = learn_note(app.brain, rel)
+        except MnemexError as exc:
+            merged.report.add("failed", rel, str(exc))
+            continue
         merged.report.merge(done.report)
         merged.changes.extend(done.changes)
         merged.dropped.extend(done.dropped)
     emit(merged.to_dict(), as_json, lambda: _print(merged))
+    if merged.report.failed:
+        sys.exit(1)
 
 
 @fact.command("confirm")

@@ -11,9 +11,10 @@ its subject: the names and aliases the brain already knows, plus the vault's own
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
+
+from mnemex.vault import fold_name
 
 #: The closed list of single-valued predicates: a new value replaces the old one.
 #: ``uses`` and ``prefers`` are single-valued per ``kind`` (editor, shell, drink, ...);
@@ -38,10 +39,9 @@ SubjectKind = Literal["person", "project", "organisation", "place", "thing"]
 
 
 def fold(text: str) -> str:
-    """Case- and accent-folded form used to compare names: ``Inês`` -> ``ines``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
+    """How names and values are compared: :func:`~mnemex.vault.fold_name` (case and
+    accents, ``Inês`` -> ``ines``) with runs of white space made one space."""
+    return " ".join(fold_name(text).split())
 
 
 @dataclass(frozen=True)

@@ -158,7 +158,7 @@ class Fact:
             self, expired_at=None, revisions=[r for r in self.revisions if r not in later]
         )
         for rev in reversed(later):
-            then = _set_field(then, rev.field, rev.old)
+            then = replace(then, **{rev.field: _parse_field(rev.field, rev.old)})
         return then
 
     # ---------------------------------------------------------------- valid time
@@ -189,8 +189,7 @@ class Fact:
         if old == new:
             return False
         self.revisions.append(Revision(at, name, old, new, because))
-        updated = _set_field(self, name, new)
-        self.__dict__.update(updated.__dict__)
+        setattr(self, name, _parse_field(name, new))
         return True
 
 
@@ -201,17 +200,15 @@ def _get_field(fact: Fact, name: str) -> str:
     return "" if value is None else str(value)
 
 
-def _set_field(fact: Fact, name: str, raw: str) -> Fact:
-    value: Any
+def _parse_field(name: str, raw: str) -> Any:
+    """A revisable field's value from its text in a revision."""
     if name in ("valid_from", "valid_until"):
-        value = When.parse(raw) if raw else None
-    elif name == "disputes":
-        value = [part for part in raw.split(",") if part]
-    elif name == "superseded_by":
-        value = raw or None
-    else:
-        value = raw
-    return replace(fact, **{name: value})
+        return When.parse(raw) if raw else None
+    if name == "disputes":
+        return [part for part in raw.split(",") if part]
+    if name == "superseded_by":
+        return raw or None
+    return raw
 
 
 def fact_id(subject: str, statement: str, first_evidence: str) -> str:

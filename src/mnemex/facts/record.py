@@ -37,7 +37,7 @@ from mnemex.facts.store import FACTS_TYPE, FactFile, parse_facts, render_facts
 from mnemex.report import Report
 from mnemex.text.dates import parse_date, utc_iso
 from mnemex.text.sanitise import redact_secrets, sanitise
-from mnemex.vault import parse_note, placement, slugify
+from mnemex.vault import Vault, parse_note, placement, slugify
 from mnemex.vault.history import CommitResult, commit_change, recording
 from mnemex.vault.layout import FACTS_LOG
 from mnemex.vault.markdown import split_frontmatter
@@ -206,13 +206,13 @@ def subject_path(subject: str, private: str | None = None) -> str:
     return f"{FACTS_DIR}/{private}/{slug}.md" if private else f"{FACTS_DIR}/{slug}.md"
 
 
-def read_fact_file(brain: Brain, rel: str) -> FactFile | None:
+def read_fact_file(vault: Vault, rel: str) -> FactFile | None:
     """The fact file at ``rel``; None when there is none.
 
     Raises:
         FactError: the file is there but cannot be read as facts.
     """
-    path = brain.vault.root / rel
+    path = vault.root / rel
     if not path.is_file():
         return None
     try:
@@ -222,21 +222,21 @@ def read_fact_file(brain: Brain, rel: str) -> FactFile | None:
     return parse_facts(text, rel)
 
 
-def fact_files(brain: Brain, include_private: Iterable[str] = ()) -> list[tuple[str, FactFile]]:
+def fact_files(vault: Vault, include_private: Iterable[str] = ()) -> list[tuple[str, FactFile]]:
     """Every readable fact file, private ones only for included names; unreadable ones skipped."""
-    root = brain.vault.root / FACTS_DIR
+    root = vault.root / FACTS_DIR
     if not root.is_dir():
         return []
     included = set(include_private)
     out: list[tuple[str, FactFile]] = []
     for path in sorted(root.rglob("*.md")):
-        rel = path.relative_to(brain.vault.root).as_posix()
+        rel = path.relative_to(vault.root).as_posix()
         where = placement(rel)
-        private = where.project is not None and is_private(brain.vault.settings, where.project)
+        private = where.project is not None and is_private(vault.settings, where.project)
         if private and where.project not in included:
             continue
         try:
-            file = read_fact_file(brain, rel)
+            file = read_fact_file(vault, rel)
         except FactError:
             continue
         if file is not None:
@@ -257,7 +257,7 @@ def find_fact(
         raise FactError(f"{fact_id_!r}: give at least 4 digits of a fact id")
     found = [
         (rel, file, f)
-        for rel, file in fact_files(brain, include_private)
+        for rel, file in fact_files(brain.vault, include_private)
         for f in file.facts
         if f.id.startswith(wanted)
     ]
@@ -334,7 +334,7 @@ def record_claims(
                 raise FactError(f"{claim.predicate!r} is not a predicate ({', '.join(PREDICATES)})")
             rel = subject_path(claim.subject, private)
             if rel not in files:
-                files[rel] = read_fact_file(brain, rel) or FactFile(claim.subject)
+                files[rel] = read_fact_file(brain.vault, rel) or FactFile(claim.subject)
             file = files[rel]
             known = book.lookup(claim.subject)
             if known is not None and known.page and not file.page:

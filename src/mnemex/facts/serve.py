@@ -20,6 +20,7 @@ from mnemex.facts.model import Fact
 from mnemex.facts.query import SlotAnswer, answer_slot, fact_dict, slots
 from mnemex.facts.record import fact_files, name_book
 from mnemex.facts.store import FactFile
+from mnemex.vault import Vault
 
 #: Days after which an unconfirmed fact is asked about rather than asserted.
 DEFAULT_STALE_DAYS = 180
@@ -40,9 +41,14 @@ _SOURCES = {
 }
 
 
-def stale_days(brain: Brain) -> int:
-    raw = brain.vault.settings.health.get("stale_fact_days", DEFAULT_STALE_DAYS)
-    return int(raw) if isinstance(raw, int) and raw > 0 else DEFAULT_STALE_DAYS
+def stale_days(vault: Vault) -> int:
+    """``[health] stale_fact_days`` (default 180; anything but a positive whole number too)."""
+    raw = vault.settings.health.get("stale_fact_days", DEFAULT_STALE_DAYS)
+    return (
+        raw
+        if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0
+        else DEFAULT_STALE_DAYS
+    )
 
 
 def last_confirmed(fact: Fact) -> dt.date:
@@ -74,7 +80,7 @@ def resolve_subject(
     wanted = {fold(subject)} | ({fold(known.canonical)} if known else set())
     found = [
         (rel, file)
-        for rel, file in fact_files(brain, include_private)
+        for rel, file in fact_files(brain.vault, include_private)
         if fold(file.subject) in wanted or any(fold(a) in wanted for a in file.aliases)
     ]
     return found
@@ -117,7 +123,7 @@ def facts_about(
     if not files:
         raise FactError(f"no facts about {subject!r} (see `mnemex fact add`)")
     facts = [f for _, file in files for f in file.facts]
-    days = stale_days(brain)
+    days = stale_days(brain.vault)
     answers = [answer_slot(facts, slot, day, recorded_as_of) for slot in slots(facts)]
     out: dict[str, Any] = {
         "subject": files[0][1].subject,

@@ -18,49 +18,15 @@ are refused with the line named).
 
 from __future__ import annotations
 
-from mnemex.errors import FactError
 from mnemex.facts.model import Fact
 from mnemex.facts.query import fact_dict
-from mnemex.facts.serve import DEFAULT_STALE_DAYS, is_stale, last_confirmed, still_true_question
-from mnemex.facts.store import FactFile, parse_facts
+from mnemex.facts.record import fact_files
+from mnemex.facts.serve import is_stale, last_confirmed, stale_days, still_true_question
 from mnemex.health.ids import Issue
 from mnemex.health.scan import ScanContext, register_checker
-from mnemex.vault import Vault, placement
-from mnemex.vault.privacy import is_private
-
-FACTS_DIR = "facts"
 
 #: How much each issue matters, carried in ``data["severity"]`` (the score weighs it too).
 SEVERITY = {"stale_facts": "low", "disputed_facts": "medium"}
-
-
-def stale_fact_days(vault: Vault) -> int:
-    """``[health] stale_fact_days`` (default 180), as :func:`mnemex.facts.serve.stale_days`."""
-    raw = vault.settings.health.get("stale_fact_days", DEFAULT_STALE_DAYS)
-    return (
-        raw
-        if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0
-        else DEFAULT_STALE_DAYS
-    )
-
-
-def public_fact_files(vault: Vault) -> list[tuple[str, FactFile]]:
-    """Every readable public fact file, by vault-relative path."""
-    root = vault.root / FACTS_DIR
-    if not root.is_dir():
-        return []
-    out: list[tuple[str, FactFile]] = []
-    for path in sorted(root.rglob("*.md")):
-        rel = path.relative_to(vault.root).as_posix()
-        where = placement(rel)
-        if where.project is not None or is_private(vault.settings, where.domain):
-            continue  # facts/<name>/...: only a private name's facts are kept in a folder
-        try:
-            file = parse_facts(path.read_text(encoding="utf-8"), rel)
-        except (OSError, UnicodeDecodeError, FactError):
-            continue
-        out.append((rel, file))
-    return out
 
 
 def _settle(fact_id: str) -> str:
@@ -70,10 +36,10 @@ def _settle(fact_id: str) -> str:
 @register_checker("stale_facts", "unconfirmed")
 def stale_facts(ctx: ScanContext) -> list[Issue]:
     """Active facts about the present not confirmed for ``[health] stale_fact_days``."""
-    days = stale_fact_days(ctx.vault)
+    days = stale_days(ctx.vault)
     today = ctx.now.date()
     issues: list[Issue] = []
-    for rel, file in public_fact_files(ctx.vault):
+    for rel, file in fact_files(ctx.vault):
         for fact in file.facts:
             if not is_stale(fact, today, days):
                 continue
@@ -142,7 +108,7 @@ def _describe(fact: Fact) -> str:
 def disputed_facts(ctx: ScanContext) -> list[Issue]:
     """Slots where two or more believed facts disagree about the same time."""
     issues: list[Issue] = []
-    for rel, file in public_fact_files(ctx.vault):
+    for rel, file in fact_files(ctx.vault):
         for group in _disputes(file.facts):
             first = group[0]
             what = (first.predicate or "fact").replace("_", " ")
@@ -182,4 +148,4 @@ def disputed_facts(ctx: ScanContext) -> list[Issue]:
     return issues
 
 
-__all__ = ["SEVERITY", "disputed_facts", "public_fact_files", "stale_fact_days", "stale_facts"]
+__all__ = ["SEVERITY", "disputed_facts", "stale_facts"]

@@ -142,17 +142,13 @@ def served_search(
     for name, value in (("since", scope.since), ("until", scope.until)):
         if value and parse_date(value) is None:
             raise VaultError(f"{name}={value!r} is not a date; give one like 2026-12-01")
-    days = {
-        name: iso_day(value, name)
-        for name, value in (("as_of", as_of), ("recorded_as_of", recorded_as_of))
-    }
     result = search(
         brain,
         query,
         scope=privacy.scope(scope),
         k=k,
-        as_of=days["as_of"],
-        recorded_as_of=days["recorded_as_of"],
+        as_of=iso_day(as_of, "as_of"),
+        recorded_as_of=iso_day(recorded_as_of, "recorded_as_of"),
     )
     hits = []
     for hit in result.hits:

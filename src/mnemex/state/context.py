@@ -290,7 +290,7 @@ def _project_facts(
     wanted = fold(project)
     facts = [
         fact
-        for _, file in fact_files(brain, include)
+        for _, file in fact_files(brain.vault, include)
         if fold(file.subject) == wanted
         or slugify(file.subject) == project
         or any(fold(alias) == wanted for alias in file.aliases)
@@ -299,7 +299,7 @@ def _project_facts(
     found: dict[str, list[Any]] = {"current": [], "disputed": [], "questions": []}
     if not facts:
         return found
-    days = stale_days(brain)
+    days = stale_days(brain.vault)
     for slot in slots(facts):
         answer = answer_slot(facts, slot, today)
         if answer.status == "disputed":

@@ -68,14 +68,26 @@ class When:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Where a fact was seen: a vault note (``memories/...md``) or ``user``, and its date."""
+    """Where a fact was seen: a vault note (``memories/...md``) or ``user``, and its date.
+
+    ``observation`` names the event the note records when one event leaves several notes
+    (``session:<id>`` for the digests and remembered notes of one session, ``save:<sha>``
+    for a handoff and its journal line): they count once towards promotion.
+    """
 
     ref: str
     date: dt.date
+    observation: str = ""
 
     def __str__(self) -> str:
         where = self.ref if self.ref == "user" or ":" in self.ref else f"[[{self.ref}]]"
-        return f"{where} ({self.date.isoformat()})"
+        seen = f" · {self.observation}" if self.observation else ""
+        return f"{where} ({self.date.isoformat()}){seen}"
+
+    @property
+    def event(self) -> str:
+        """What counts as one observation: the named event, else the note and its date."""
+        return self.observation or f"{self.ref}@{self.date.isoformat()}"
 
 
 @dataclass(frozen=True)

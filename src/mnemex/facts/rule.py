@@ -122,8 +122,10 @@ def apply_fact(facts: list[Fact], new: Fact, at: dt.datetime) -> Applied:
     appended to ``facts``.
     """
     existing = next((f for f in facts if f.id == new.id), None)
-    if existing is not None:
-        return Applied("unchanged", existing, [], [], [])
+    if existing is not None:  # the same note read again: only a new save of it adds evidence
+        added = [ev for ev in new.evidence if ev not in existing.evidence]
+        existing.evidence.extend(added)
+        return Applied("confirmed" if added else "unchanged", existing, [], [], [])
     if new.provenance == "agent":
         same = next(
             (

@@ -82,10 +82,18 @@ class PageChange:
         return out
 
 
-def _commit(brain: Brain, change: PageChange, summary: str) -> PageChange:
+#: The trailer of a commit an agent made to pages (its words are never evidence about the
+#: person; the note itself is left as the person wrote it).
+AGENT_TRAILER = "Mnemex-Provenance: agent"
+
+
+def _commit(brain: Brain, change: PageChange, summary: str, by_agent: bool = False) -> PageChange:
     """Commit what ``change`` did (call it under :func:`recording`, with the write)."""
     if change.report.changed:
-        change.commit = commit_change(brain.vault, change.paths, change.operation, summary)
+        trailers = (AGENT_TRAILER,) if by_agent else ()
+        change.commit = commit_change(
+            brain.vault, change.paths, change.operation, summary, trailers
+        )
     return change
 
 
@@ -126,10 +134,12 @@ def _default_type(rel: str) -> str:
     return "note"
 
 
-def _new_page_text(rel: str, content: str) -> str:
+def _new_page_text(rel: str, content: str, by_agent: bool = False) -> str:
     parsed = parse_note(content, rel)
     stamp = utc_iso()
     fm: dict[str, Any] = dict(parsed.frontmatter)
+    if by_agent:  # whose words these are: never evidence about the person (facts)
+        fm["provenance"] = "agent"
     fm.setdefault("type", _default_type(rel))
     fm.setdefault("title", parsed.title)
     fm.setdefault("created", stamp)
@@ -178,14 +188,20 @@ def _updated_page_text(old_text: str, content: str, rel: str) -> str:
 
 
 def write_page(
-    brain: Brain, path: str, content: str, expected_hash: str | None = None
+    brain: Brain,
+    path: str,
+    content: str,
+    expected_hash: str | None = None,
+    *,
+    by_agent: bool = False,
 ) -> PageChange:
     """Create a page, or replace it when ``expected_hash`` is the hash that was read.
 
     A new page gets frontmatter (``type`` from its folder, ``title``, ``created``,
     ``updated``) unless the content brings its own. Replacing keeps the page's
     frontmatter when the content has none, and moves ``updated`` only when
-    something changed.
+    something changed. ``by_agent``: an agent writes it; a page it creates says so
+    (``provenance: agent``), and its edit of a page says so in the commit trailer.
 
     Raises:
         PathOutsideVault, ProtectedPath: the path is not a page tools may write.
@@ -205,7 +221,7 @@ def write_page(
         if current is None:
             if expected_hash is not None:
                 raise WriteConflict(clean, expected_hash, None)
-            text = _new_page_text(clean, content)
+            text = _new_page_text(clean, content, by_agent)
             outcome, digest = vault.write_note(clean, text)
         else:
             if expected_hash is None:
@@ -213,12 +229,16 @@ def write_page(
             if expected_hash != current.hash:
                 raise WriteConflict(clean, expected_hash, current.hash)
             text = _updated_page_text(plain(current.text), content, clean)
+            if by_agent and parse_note(current.text, clean).frontmatter.get("provenance") == (
+                "agent"
+            ):  # a page an agent made stays the agent's, whatever frontmatter it sends
+                text = set_frontmatter_key(text, "provenance", "agent") or text
             if "\r\n" not in content and not content.startswith(BOM):
                 text = restyle(current.text, text)  # the caller gave no style: keep the file's
             outcome, digest = vault.write_note(clean, text, expected_hash=current.hash)
         change = PageChange("write_page", paths=[clean], hash=digest)
         change.report.add(outcome, clean)
-        _commit(brain, change, f"{outcome} {clean}")
+        _commit(brain, change, f"{outcome} {clean}", by_agent)
     return _synced(brain, change)
 
 
@@ -249,8 +269,17 @@ def _append_text(body: str, addition: str, section: str | None) -> str:
     return _ending(body.rstrip("\n")) + addition
 
 
-def append_to_page(brain: Brain, path: str, content: str, section: str | None = None) -> PageChange:
+def append_to_page(
+    brain: Brain,
+    path: str,
+    content: str,
+    section: str | None = None,
+    *,
+    by_agent: bool = False,
+) -> PageChange:
     """Add ``content`` to the end of a page, or of its ``section`` (made if missing).
+
+    ``by_agent``: an agent adds it (said in the commit trailer, not in the page).
 
     Raises:
         NoteNotFound: no page at ``path`` (create it with :func:`write_page`).
@@ -285,7 +314,7 @@ def append_to_page(brain: Brain, path: str, content: str, section: str | None = 
                 continue  # changed in between (by hand, say): appends commute, so do it again
             change = PageChange("append_to_page", paths=[clean], hash=digest)
             change.report.add(outcome, clean)
-            _commit(brain, change, f"appended to {clean}")
+            _commit(brain, change, f"appended to {clean}", by_agent)
         return _synced(brain, change)
     raise WriteConflict(clean, None, vault.current_hash(clean))
 

@@ -51,7 +51,7 @@ def write_page(
     """
     _writable(ctx, path)
     state = state_of(ctx)
-    change = write(state.brain, path, content, expected_hash)
+    change = write(state.brain, path, content, expected_hash, by_agent=True)
     state.wrote()
     return change.to_dict()
 
@@ -75,7 +75,7 @@ def append_to_page(
     """
     _writable(ctx, path)
     state = state_of(ctx)
-    change = append_page(state.brain, path, content, section)
+    change = append_page(state.brain, path, content, section, by_agent=True)
     state.wrote()
     return change.to_dict()
 
@@ -134,8 +134,8 @@ def remember(
     importance: Annotated[float, Field(ge=0.0, le=1.0, description="Its weight in recall.")] = 0.5,
     said_by_user: Annotated[bool, Field(description="The user's own words, verbatim.")] = False,
 ) -> dict[str, Any]:
-    """Save a short memory (a decision, a preference) for later sessions. Knowledge for
-    a page goes to write_page.
+    """Save a short memory (a decision, a preference) for later sessions; knowledge
+    goes to write_page.
 
     Example: remember(text='The user prefers small commits.')
     """

@@ -161,13 +161,21 @@ def foundation_list(app: Context, project: str, as_json: bool) -> None:
 def sync(app: Context, remote: str | None, as_json: bool) -> None:
     """Commit the vault's changes, pull (merge) and push to your own git remote.
 
-    Private folders and .mnemex/ never leave the machine. A conflict in a
-    shared file keeps both versions (theirs as <name>.conflict-<machine>-<time>)
-    and is reported here and by `mnemex doctor`.
+    Private folders and .mnemex/ never leave the machine. Fact files both machines
+    changed are merged by fact id. A conflict in any other shared file keeps both
+    versions (theirs as <name>.conflict-<machine>-<time>) and is reported here and by
+    `mnemex doctor`.
     """
+    from mnemex.facts.store import merge_fact_files
     from mnemex.vault.gitsync import sync as run_sync
 
-    result = run_sync(_vault(app), remote)
+    def merge(rel: str, ours: bytes, theirs: bytes) -> bytes | None:
+        if not (rel.startswith("facts/") and rel.endswith(".md")):
+            return None
+        merged = merge_fact_files(ours.decode("utf-8"), theirs.decode("utf-8"), rel)
+        return merged.encode("utf-8")
+
+    result = run_sync(_vault(app), remote, merge)
 
     def text() -> None:
         report = result["report"]

@@ -13,6 +13,7 @@ overwritten by a guess.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import re
@@ -42,7 +43,8 @@ _NOTE = (
 )
 _LINE = re.compile(r"^- ([a-z_]+):(?: (.*))?$")
 _EVIDENCE = re.compile(
-    r"^(?:\[\[(?P<link>[^\]]+)\]\]|(?P<ref>\S+)) \((?P<date>\d{4}-\d{2}-\d{2})\)$"
+    r"^(?:\[\[(?P<link>[^\]]+)\]\]|(?P<ref>\S+)) \((?P<date>\d{4}-\d{2}-\d{2})\)"
+    r"(?: · (?P<obs>\S+))?$"
 )
 _REVISED = re.compile(
     r"^(?P<at>\S+) (?P<field>[a-z_]+) (?P<old>\"(?:[^\"\\]|\\.)*\") → "
@@ -277,7 +279,9 @@ def parse_facts(text: str, path: str = "") -> FactFile:
                     f"{where}: evidence must read '[[path]] (YYYY-MM-DD)' or 'user (YYYY-MM-DD)'"
                 )
             ref = ev.group("link") or ev.group("ref") or ""
-            evidence.append(Evidence(ref, dt.date.fromisoformat(ev.group("date"))))
+            evidence.append(
+                Evidence(ref, dt.date.fromisoformat(ev.group("date")), ev.group("obs") or "")
+            )
         elif name == "revised":
             rv = _REVISED.match(value)
             if rv is None:
@@ -301,4 +305,65 @@ def parse_facts(text: str, path: str = "") -> FactFile:
     return out
 
 
-__all__ = ["FACTS_TYPE", "FactFile", "heading", "parse_facts", "render_facts"]
+def _merge_fact(ours: Fact, theirs: Fact) -> Fact:
+    """One fact as two machines wrote it: the evidence of both, the earliest record time,
+    and the history of the one that saw more (the other's extra revisions kept too)."""
+    base, other = (theirs, ours) if len(theirs.revisions) > len(ours.revisions) else (ours, theirs)
+    merged = copy.deepcopy(base)
+    merged.recorded_at = min(ours.recorded_at, theirs.recorded_at)
+    merged.evidence = list(dict.fromkeys([*ours.evidence, *theirs.evidence]))
+    if [r[1:] for r in _rev_keys(base)] == [r[1:] for r in _rev_keys(other)]:
+        # the same changes, made at different times on two machines: the earlier of each
+        merged.revisions = [
+            Revision(min(a.at, b.at), a.field, a.old, a.new, a.because)
+            for a, b in zip(base.revisions, other.revisions, strict=True)
+        ]
+    else:
+        known = {(r.field, r.old, r.new, r.because) for r in merged.revisions}
+        extra = [r for r in other.revisions if (r.field, r.old, r.new, r.because) not in known]
+        merged.revisions = sorted([*merged.revisions, *extra], key=lambda r: r.at)
+    if other.layer == "stable":
+        merged.layer = "stable"
+    if merged.expired_at is None and other.expired_at is not None:
+        merged.expired_at, merged.status = other.expired_at, other.status
+    return merged
+
+
+def _rev_keys(fact: Fact) -> list[tuple[dt.datetime, str, str, str, str]]:
+    return [(r.at, r.field, r.old, r.new, r.because) for r in fact.revisions]
+
+
+def merge_fact_files(ours: str, theirs: str, path: str) -> str:
+    """The fact file two machines both changed, merged by fact id (for ``mnemex sync``).
+
+    Facts only one side has are kept; a fact both have keeps the evidence of both (see
+    :func:`_merge_fact`). Fact ids derive from evidence, so two machines that learned the
+    same thing hold the same ids, and the merge converges.
+
+    Raises:
+        FactError: either side cannot be read as facts (sync then keeps both copies).
+    """
+    a, b = parse_facts(ours, path), parse_facts(theirs, path)
+    theirs_by_id = {f.id: f for f in b.facts}
+    ours_ids = {f.id for f in a.facts}
+    facts = [_merge_fact(f, theirs_by_id[f.id]) if f.id in theirs_by_id else f for f in a.facts]
+    facts.extend(f for f in b.facts if f.id not in ours_ids)
+    updated = max((u for u in (a.updated, b.updated) if u is not None), default=None)
+    merged = FactFile(
+        a.subject,
+        aliases=list(dict.fromkeys([*a.aliases, *b.aliases])),
+        page=a.page or b.page,
+        updated=updated,
+        facts=facts,
+    )
+    return render_facts(merged)
+
+
+__all__ = [
+    "FACTS_TYPE",
+    "FactFile",
+    "heading",
+    "merge_fact_files",
+    "parse_facts",
+    "render_facts",
+]

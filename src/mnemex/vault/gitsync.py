@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 from typing import Any
@@ -142,8 +143,25 @@ def _their_machine(vault: Vault, ref: str) -> str:
     return ascii_slug(trailer.splitlines()[0]) if trailer else "remote"
 
 
-def _resolve_conflicts(vault: Vault, report: Report) -> list[dict[str, str]]:
-    """Keep ours at each conflicted path and the other side's version beside it."""
+#: How a kind of file two machines both changed is merged: ``(path, ours, theirs)`` to the
+#: merged bytes, or None to keep both copies. Raising is the same as None.
+Merger = Callable[[str, bytes, bytes], bytes | None]
+
+
+def _merged(merge: Merger | None, rel: str, ours: bytes, theirs: bytes) -> bytes | None:
+    if merge is None:
+        return None
+    try:
+        return merge(rel, ours, theirs)
+    except Exception:  # a merger that cannot read a side leaves both copies, as without one
+        return None
+
+
+def _resolve_conflicts(
+    vault: Vault, report: Report, merge: Merger | None = None
+) -> list[dict[str, str]]:
+    """Merge each conflicted path ``merge`` knows; keep ours at the others, and the other
+    side's version beside it."""
     conflicted = _out(vault, "diff", "--name-only", "--diff-filter=U").splitlines()
     theirs_machine = _their_machine(vault, "MERGE_HEAD")
     when = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -160,6 +178,13 @@ def _resolve_conflicts(vault: Vault, report: Report) -> list[dict[str, str]]:
         if 2 in have and 3 in have:
             ours = _blob(vault, f":2:{rel}")
             theirs = _blob(vault, f":3:{rel}")
+            merged = _merged(merge, rel, ours, theirs)
+            if merged is not None:
+                target.write_bytes(merged)
+                _must(vault, "add", "--", rel)
+                out.append({"path": rel, "theirs": "", "kept": "merged"})
+                report.add("updated", rel)
+                continue
             target.write_bytes(ours)
             (vault.root / copy).write_bytes(theirs)
             _must(vault, "add", "--", rel, copy)
@@ -188,8 +213,11 @@ def _blob(vault: Vault, spec: str) -> bytes:
     return done.stdout
 
 
-def sync(vault: Vault, remote: str | None = None) -> dict[str, Any]:
+def sync(vault: Vault, remote: str | None = None, merge: Merger | None = None) -> dict[str, Any]:
     """Commit, pull (merge) and push the vault; returns the report, conflicts and what moved.
+
+    ``merge`` merges the files it knows that both sides changed (fact files, by fact id)
+    instead of keeping two copies.
 
     Raises:
         VaultError: the vault is not a git repository, has no remote, or git failed.
@@ -241,15 +269,18 @@ def sync(vault: Vault, remote: str | None = None) -> dict[str, Any]:
                     report.add("failed", upstream, f"git merge failed: {merged.stderr.strip()}")
                     result["report"] = report.to_dict()
                     return result
-                conflicts = _resolve_conflicts(vault, report)
+                resolved = _resolve_conflicts(vault, report, merge)
+                conflicts = [c for c in resolved if c["kept"] != "merged"]
                 result["conflicts"] = conflicts
+                result["merged"] = [c["path"] for c in resolved if c["kept"] == "merged"]
                 _must(
                     vault,
                     "commit",
                     "-q",
                     "--no-verify",
                     "-m",
-                    f"mnemex sync: merge {upstream}, {len(conflicts)} conflict(s), both kept",
+                    f"mnemex sync: merge {upstream}, {len(conflicts)} conflict(s), both kept"
+                    + (f", {len(result['merged'])} file(s) merged" if result["merged"] else ""),
                     "-m",
                     commit_trailers(vault, "sync"),
                 )

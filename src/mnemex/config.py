@@ -95,6 +95,7 @@ class Settings:
     model: dict[str, Any] = field(default_factory=dict)
     health: dict[str, Any] = field(default_factory=dict)
     index: dict[str, Any] = field(default_factory=dict)
+    consolidate: dict[str, Any] = field(default_factory=dict)
 
     @property
     def embedder_name(self) -> str:
@@ -135,7 +136,7 @@ def load_settings(vault: Path) -> Settings:
     if owner is not None and (not isinstance(owner, str) or not owner.strip()):
         raise ConfigError(f"{path}: [vault] owner must be a name (a non-empty string)")
     settings.owner = owner.strip() if isinstance(owner, str) else None
-    for key in ("embedder", "search", "model", "harvest", "health", "index"):
+    for key in ("embedder", "search", "model", "harvest", "health", "index", "consolidate"):
         value = data.get(key, getattr(settings, key))
         if not isinstance(value, dict):
             raise ConfigError(f"{path}: [{key}] must be a table")

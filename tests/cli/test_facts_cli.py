@@ -167,3 +167,66 @@ def test_fact_learn_reports_a_note_it_cannot_read_and_learns_the_others(root: Pa
     assert data["failed"] == 1 and data["created"] == 1
     assert data["problems"]["failed"][0]["path"] == "missing.md"
     assert _answer(facts(root, "Maren"), "lives_in")["values"] == ["Rotterdam"]
+
+
+def _consolidate(root: Path, *args: str, code: int = 0) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        mnemex(root, "consolidate", *args, "--json", code=code).output
+    )
+    return data
+
+
+def test_consolidate_preview_then_safe_then_yes(root: Path) -> None:
+    mnemex(root, "fact", "add", "I live in Rotterdam, have done since March 2019.")
+    mnemex(
+        root,
+        "handoff",
+        "save",
+        "team",
+        "--create",
+        "--headline",
+        "Moving",
+        "--state",
+        "Maren lives in Lisbon since 2026-07.",
+        "--state",
+        "Maren uses Neovim.",
+    )
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout
+    preview = _consolidate(root, "--preview")
+    assert preview["would_apply"] == {"new": 1} and preview["waiting"] == {"supersede": 1}
+    assert (
+        subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout
+        == head
+    )
+    out = mnemex(root, "consolidate").output
+    assert "applied 1 new" in out and "1 change(s) wait for a person" in out
+    assert "supersede" in out and "--yes" in out
+    lives = _answer(facts(root, "Maren", "--as-of", "2026-08-01"), "lives_in")
+    assert lives["values"] == ["Rotterdam"]
+    done = _consolidate(root, "--yes")
+    assert done["applied"] == {"supersede": 1} and done["commit"]["sha"]
+    lives = _answer(facts(root, "Maren", "--as-of", "2026-08-01"), "lives_in")
+    assert lives["values"] == ["Lisbon"]
+    assert _consolidate(root)["read"] == 0
+    mnemex(root, "consolidate", "--preview", "--yes", code=2)
+
+
+def test_harvest_then_consolidate_learns_from_a_claude_code_session(
+    root: Path, tmp_path: Path
+) -> None:
+    from synth import claude_session
+
+    claude = tmp_path / "claude"
+    claude_session(claude, "s1", request="Note for later: Maren uses Helix now.")
+    out = mnemex(
+        root, "harvest", "--claude-dir", str(claude), "--settle", "0", "--consolidate", "--json"
+    ).output
+    data = json.loads(out)
+    assert data["created"] == 1
+    assert data["consolidate"]["applied"] == {"new": 1}
+    uses = _answer(facts(root, "Maren"), "uses")
+    assert uses["values"] == ["Helix"] and uses["facts"][0]["provenance"] == "session"

@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from mcp import Client
+from mcp.types import CallToolResult
 from mcp_support import call, error, make_vault, ok, run_with_client, state_for, write
 
 from mnemex.mcp.server import PROFILE_INSTRUCTIONS
@@ -135,3 +137,33 @@ def test_a_fact_learned_from_a_private_memory_is_served_only_where_included(root
     included = state_for(root, cwd=root, include_private=("secret-project",))
     facts = ok(call(included, "get_facts", subject="Priya"))
     assert facts["answers"][0]["values"] == ["Porto"]
+
+
+def test_consolidate_plans_first_then_applies_its_plan_id(root: Path, state: ServerState) -> None:
+    said = "Priya works at Tidewater Labs since 2025-01."
+    ok(call(state, "record_fact", text=said, said_by_user=True))
+    handoff = {
+        "project": "team",
+        "headline": "Moves",
+        "state": ["Priya works at Northwind since 2026-11.", "Priya lives in Oslo."],
+        "create": True,
+    }
+
+    async def save(client: Client) -> CallToolResult:
+        return await client.call_tool("save_handoff", handoff)
+
+    ok(run_with_client(state, save))
+    plan = ok(call(state, "consolidate"))
+    assert plan["needs_a_person"] == {"supersede": 1}
+    assert plan["would_apply"]["new"] == 1 and plan["plan_id"]
+    facts = ok(call(state, "get_facts", subject="Priya"))
+    assert next(a for a in facts["answers"] if a["predicate"] == "works_at")["values"] == [
+        "Tidewater Labs"
+    ]
+    done = ok(call(state, "consolidate", plan_id=plan["plan_id"]))
+    assert done["applied"] == {"new": 1, "supersede": 1} and done["commit"]["sha"]
+    facts = ok(call(state, "get_facts", subject="Priya"))
+    assert next(a for a in facts["answers"] if a["predicate"] == "works_at")["values"] == [
+        "Northwind"
+    ]
+    assert "plan" in error(call(state, "consolidate", plan_id=plan["plan_id"]))

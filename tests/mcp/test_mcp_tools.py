@@ -49,7 +49,7 @@ WRITE_TOOLS |= {"ingest_text", "ingest_file"}
 READ_TOOLS |= {"scan_health"}  # health
 WRITE_TOOLS |= {"fix_health_issue", "dismiss_health_issue"}
 READ_TOOLS |= {"get_facts"}  # facts
-WRITE_TOOLS |= {"record_fact"}
+WRITE_TOOLS |= {"record_fact", "consolidate"}
 #: The read profile (`serve --tools read`): what an agent needs to read, in a short list.
 READ_PROFILE = {
     "list_domains",

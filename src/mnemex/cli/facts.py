@@ -1,4 +1,5 @@
-"""``mnemex facts SUBJECT`` and ``mnemex fact add|learn|confirm|correct|retract``.
+"""``mnemex facts SUBJECT``, ``mnemex fact add|learn|confirm|correct|retract`` and
+``mnemex consolidate``.
 
 These are a person's commands at their own machine: ``fact add`` records the person's
 own word (provenance ``person``), and private facts are shown. An agent records facts
@@ -15,6 +16,7 @@ import click
 
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
 from mnemex.errors import MnemexError
+from mnemex.facts.consolidate import Consolidated, Mode, consolidate
 from mnemex.facts.record import (
     Recorded,
     add_fact,
@@ -201,10 +203,69 @@ def retract_command(app: Context, fact_id: str, as_json: bool) -> None:
     emit(done.to_dict(), as_json, lambda: _print(done))
 
 
+def print_consolidated(done: Consolidated) -> None:
+    """The pass in a few lines: what it read, applied and left waiting, and why."""
+    verb = "would apply" if done.mode in ("preview", "plan") else "applied"
+    applied = done.kinds(done.applied)
+    shown = ", ".join(f"{n} {k}" for k, n in sorted(applied.items())) or "nothing"
+    click.echo(f"consolidate: read {done.read} note(s); {verb} {shown}")
+    for p in done.applied[:20]:
+        click.echo(f"  {p.kind:<9} {p.fact.id}  {p.fact.subject}: {p.fact.statement[:70]}")
+    if len(done.applied) > 20:
+        click.echo(f"  … {len(done.applied) - 20} more (--json lists them)")
+    waiting = done.waiting if done.mode in ("preview", "safe") else []
+    if waiting:
+        click.echo(f"{len(waiting)} change(s) wait for a person (apply them with --yes):")
+        for p in waiting[:20]:
+            target = f" (changes {', '.join(p.targets)})" if p.targets else ""
+            click.echo(f"  {p.kind:<9} {p.fact.subject}: {p.fact.statement[:60]}{target}")
+            click.echo(f"            from {p.note}")
+    report = done.report
+    for outcome in ("failed", "refused"):
+        for problem in report.problems.get(outcome, []):
+            click.echo(f"{outcome}: {problem.path}: {problem.reason}", err=True)
+    click.echo(report.summary())
+    if done.commit is not None and done.commit.sha:
+        click.echo(f"commit {done.commit.sha[:10]} (undo: mnemex undo)")
+
+
+@click.command("consolidate")
+@click.option("--preview", is_flag=True, help="Show what would change; change nothing.")
+@click.option(
+    "--yes",
+    "confirmed",
+    is_flag=True,
+    help="Also apply what waits for a person: supersessions, disputes, and changes to "
+    "stable facts.",
+)
+@json_option
+@pass_app
+@handle_errors
+def consolidate_command(app: Context, preview: bool, confirmed: bool, as_json: bool) -> None:
+    """Turn what arrived since the last pass (digests, remembered notes, handoffs, the
+    journal, ingested sources) into fact changes.
+
+    New facts and confirmations apply; anything that supersedes, disputes or ends a
+    stable fact waits for you (--yes applies it). One commit; `mnemex undo` takes it back.
+    A note that fails is reported and read again next time; the exit code is then 1.
+
+    --json prints {mode, read, created, updated, unchanged, skipped, refused, failed,
+    applied|would_apply: {kind: n}, waiting: {kind: n}, proposals: [...], commit}.
+    """
+    if preview and confirmed:
+        raise click.UsageError("--preview and --yes: choose one")
+    mode: Mode = "preview" if preview else "all" if confirmed else "safe"
+    done = consolidate(app.brain, mode)
+    emit(done.to_dict(), as_json, lambda: print_consolidated(done))
+    if done.report.failed:
+        sys.exit(1)
+
+
 def register(cli: click.Group) -> None:
-    """Add facts and fact to the command tree."""
+    """Add facts, fact and consolidate to the command tree."""
     cli.add_command(facts_command)
     cli.add_command(fact)
+    cli.add_command(consolidate_command)
 
 
-__all__ = ["fact", "facts_command", "register"]
+__all__ = ["consolidate_command", "fact", "facts_command", "print_consolidated", "register"]

@@ -21,6 +21,8 @@ from mnemex.cli.app import (
     print_report,
     progress_for,
 )
+from mnemex.cli.facts import print_consolidated
+from mnemex.facts.consolidate import consolidate
 from mnemex.harvest.run import (
     failures_recorded,
     harvest_sessions,
@@ -103,6 +105,12 @@ _DIR = click.Path(file_okay=False, path_type=Path)
     "those sessions get the offline digest, rewritten by a later run with --yes).",
 )
 @click.option("--no-index", is_flag=True, help="Do not sync the index after writing digests.")
+@click.option(
+    "--consolidate",
+    "then_consolidate",
+    is_flag=True,
+    help="Then run `mnemex consolidate`: new facts and confirmations apply, the rest waits.",
+)
 @json_option
 @pass_app
 @handle_errors
@@ -118,6 +126,7 @@ def harvest(
     offline: bool,
     confirmed: bool,
     no_index: bool,
+    then_consolidate: bool,
     as_json: bool,
 ) -> None:
     """Digest finished agent sessions into memories (idempotent: a re-run writes nothing).
@@ -154,6 +163,13 @@ def harvest(
                         record_failure(vault, f"index sync after harvest: {exc}", interval=watch)
                         click.echo(f"harvest: index sync failed: {exc}", err=True)
                 emit(report.to_dict(), as_json, lambda: print_report(report))
+                if then_consolidate and report.changed:
+                    try:
+                        done = consolidate(app.brain, "safe")
+                    except Exception as exc:  # its heartbeat has it; the watch goes on
+                        click.echo(f"consolidate failed: {exc}", err=True)
+                        return
+                    emit(done.to_dict(), as_json, lambda: print_consolidated(done))
 
             with contextlib.suppress(KeyboardInterrupt):
                 watch_harvest(
@@ -180,7 +196,19 @@ def harvest(
         if report.changed and not no_index:
             app.brain.sync(progress)
     data = report.to_dict()
-    emit(data, as_json, lambda: print_report(report))
+    if not then_consolidate:
+        emit(data, as_json, lambda: print_report(report))
+        return
+    done = consolidate(app.brain, "safe")
+    data["consolidate"] = done.to_dict()
+
+    def show_both() -> None:
+        print_report(report)
+        print_consolidated(done)
+
+    emit(data, as_json, show_both)
+    if done.report.failed:
+        sys.exit(1)
 
 
 @click.command()

@@ -268,7 +268,7 @@ def find_fact(
     return found[0]
 
 
-def _log_dropped(brain: Brain, dropped: list[dict[str, str]], at: dt.datetime) -> None:
+def log_dropped(brain: Brain, dropped: list[dict[str, str]], at: dt.datetime) -> None:
     if not dropped:
         return
     path = brain.vault.root / FACTS_LOG
@@ -281,7 +281,7 @@ def _log_dropped(brain: Brain, dropped: list[dict[str, str]], at: dt.datetime) -
 # ---------------------------------------------------------------- recording
 
 
-def _fact_from_claim(
+def fact_from_claim(
     claim: Claim, provenance: Provenance, evidence: Evidence, at: dt.datetime
 ) -> Fact:
     statement = sanitise(redact_secrets(" ".join(claim.statement.split())))
@@ -339,7 +339,7 @@ def record_claims(
             known = book.lookup(claim.subject)
             if known is not None and known.page and not file.page:
                 file.page = known.page
-            new = _fact_from_claim(claim, provenance, evidence, at)
+            new = fact_from_claim(claim, provenance, evidence, at)
             applied = apply_fact(file.facts, new, at)
             done.changes.append(FactChange(applied.outcome, rel, applied.fact, applied))
         written: list[str] = []
@@ -483,6 +483,8 @@ def add_fact(
 
 
 def _note_provenance(fm: dict[str, Any], rel: str) -> Provenance:
+    if fm.get("provenance") == "agent":  # a page an agent wrote (write_page)
+        return "agent"
     kind = placement(rel).kind
     if kind == "knowledge":
         return "source"
@@ -516,6 +518,86 @@ def _note_date(fm: dict[str, Any], rel: str, fallback: dt.date) -> dt.date:
     return fallback
 
 
+@dataclass
+class NoteClaims:
+    """What one note states, read and not yet recorded."""
+
+    rel: str
+    claims: list[Claim]
+    provenance: Provenance
+    evidence: Evidence
+    private: str | None
+    dropped: list[dict[str, str]]
+
+
+def observation_of(fm: dict[str, Any], rel: str, sha256: str | None) -> str:
+    """The event a note records, when one event leaves several notes (see :class:`Evidence`)."""
+    kind = placement(rel).kind
+    session = fm.get("session")
+    if kind == "memories" and isinstance(session, str) and session.strip():
+        return "session:" + re.sub(r"[^\w.:-]", "-", session.strip())[:64]
+    if kind == "state" and fm.get("type") == "handoff" and sha256:
+        return f"save:{sha256[:12]}"
+    return ""
+
+
+def read_note_claims(
+    brain: Brain,
+    rel: str,
+    *,
+    text: str | None = None,
+    book: NameBook | None = None,
+    provenance: Provenance | None = None,
+    fallback_day: dt.date | None = None,
+    sha256: str | None = None,
+) -> NoteClaims:
+    """The claims one vault note states, its provenance, evidence and privacy; writes nothing.
+
+    Raises:
+        NoteNotFound: no note at ``rel``.
+        FactError: ``rel`` is a fact or health file.
+    """
+    kind = placement(rel).kind
+    if kind in ("facts", "health"):
+        raise FactError(f"{rel}: facts are learned from notes, not from {kind} files")
+    if text is None:
+        path = brain.vault.root / rel
+        if not path.is_file():
+            raise NoteNotFound(f"no note at {rel}")
+        text = path.read_text(encoding="utf-8")
+    note = parse_note(text, rel)
+    fm = note.frontmatter
+    body = note.body
+    if fm.get("type") == "summary" and isinstance(fm.get("source"), str):
+        source = str(fm["source"]).strip("[]")
+        base = PurePosixPath(rel).parent.parent
+        for candidate in (
+            source,
+            f"{base}/{source}",
+            f"{base}/sources/{PurePosixPath(source).name}",
+        ):
+            kept = brain.vault.root / candidate
+            if kept.is_file() and kept.suffix in (".md", ".txt"):
+                body = parse_note(kept.read_text(encoding="utf-8"), candidate).body
+                break
+    who = provenance or _note_provenance(fm, rel)
+    day = _note_date(fm, rel, fallback_day or dt.datetime.now(dt.UTC).date())
+    book = book or name_book(brain)
+    speaker = book.owner if who == "person" else None
+    claims, dropped = claims_from_text(body, evidence_date=day, book=book, speaker=speaker)
+    where = placement(rel)
+    private = next(
+        (
+            n
+            for n in (where.domain, where.project, fm.get("project"))
+            if isinstance(n, str) and is_private(brain.vault.settings, n)
+        ),
+        None,
+    )
+    evidence = Evidence(rel.removesuffix(".md"), day, observation_of(fm, rel, sha256))
+    return NoteClaims(rel, claims, who, evidence, private, [{"note": rel, **d} for d in dropped])
+
+
 def learn_note(
     brain: Brain,
     rel: str,
@@ -532,58 +614,32 @@ def learn_note(
         NoteNotFound: no note at ``rel``.
         FactError: a fact file it would change cannot be read.
     """
-    path = brain.vault.root / rel
-    if not path.is_file():
-        raise NoteNotFound(f"no note at {rel}")
     at = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
-    note = parse_note(path.read_text(encoding="utf-8"), rel)
-    fm = note.frontmatter
-    kind = placement(rel).kind
-    if kind in ("facts", "health"):
-        raise FactError(f"{rel}: facts are learned from notes, not from {kind} files")
-    body = note.body
-    if fm.get("type") == "summary" and isinstance(fm.get("source"), str):
-        source = str(fm["source"]).strip("[]")
-        base = PurePosixPath(rel).parent.parent
-        for candidate in (
-            source,
-            f"{base}/{source}",
-            f"{base}/sources/{PurePosixPath(source).name}",
-        ):
-            kept = brain.vault.root / candidate
-            if kept.is_file() and kept.suffix in (".md", ".txt"):
-                body = parse_note(kept.read_text(encoding="utf-8"), candidate).body
-                break
-    who = provenance or _note_provenance(fm, rel)
-    day = _note_date(fm, rel, at.date())
     book = name_book(brain)
-    speaker = book.owner if who == "person" else None
-    claims, dropped = claims_from_text(body, evidence_date=day, book=book, speaker=speaker)
-    where = placement(rel)
-    private = next(
-        (
-            n
-            for n in (where.domain, where.project, fm.get("project"))
-            if isinstance(n, str) and is_private(brain.vault.settings, n)
-        ),
-        None,
+    read = read_note_claims(
+        brain,
+        rel,
+        book=book,
+        provenance=provenance,
+        fallback_day=at.date(),
+        sha256=brain.vault.current_hash(rel),
     )
-    if not claims:
+    if not read.claims:
         done = Recorded()
         done.report.add("unchanged", rel, "no fact stated")
     else:
         done = record_claims(
             brain,
-            claims,
-            provenance=who,
-            evidence=Evidence(rel.removesuffix(".md"), day),
+            read.claims,
+            provenance=read.provenance,
+            evidence=read.evidence,
             now=at,
-            private=private,
+            private=read.private,
             summary=f"learned from {rel}"[:80],
             book=book,
         )
-    done.dropped = [{"note": rel, **d} for d in dropped]
-    _log_dropped(brain, done.dropped, at)
+    done.dropped = read.dropped
+    log_dropped(brain, done.dropped, at)
     return done
 
 
@@ -705,16 +761,21 @@ def correct_fact(
 __all__ = [
     "FACTS_DIR",
     "FactChange",
+    "NoteClaims",
     "Recorded",
     "add_fact",
     "claims_from_text",
     "confirm_fact",
     "correct_fact",
     "fact_files",
+    "fact_from_claim",
     "find_fact",
     "learn_note",
+    "log_dropped",
     "name_book",
+    "observation_of",
     "read_fact_file",
+    "read_note_claims",
     "record_claims",
     "retract_fact",
     "subject_path",

@@ -23,6 +23,7 @@ from mnemex.clients.install import (
     check_installed_clients,
 )
 from mnemex.errors import MnemexError
+from mnemex.facts.consolidate import consolidate_check
 from mnemex.foundations.store import foundation_checks
 from mnemex.harvest.run import harvest_check
 from mnemex.index.backend import IndexStats
@@ -196,6 +197,11 @@ def _harvest(exam: _Exam) -> list[Check]:
     return [Check(**harvest_check(exam.brain.vault))]
 
 
+def _consolidate(exam: _Exam) -> list[Check]:
+    """The consolidation pass's heartbeat: when it last ran, whether it failed."""
+    return [Check(**consolidate_check(exam.brain.vault))]
+
+
 def _problem_files(exam: _Exam) -> list[Check]:
     """Files that could not be indexed, and notes read with warnings (listed below)."""
     checks = []
@@ -222,6 +228,7 @@ _CHECKS: tuple[Callable[[_Exam], list[Check]], ...] = (
     _git_sync,
     _foundations,
     _harvest,
+    _consolidate,
     _problem_files,
 )
 

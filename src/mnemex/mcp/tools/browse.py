@@ -112,8 +112,8 @@ def get_connected_nodes(
     limit: Annotated[int, Field(ge=1, le=200, description="Most notes to list.")] = 30,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> dict[str, Any]:
-    """Notes within depth link hops of a page, either way: to explore around it. For
-    incoming links only, get_backlinks.
+    """Notes within depth link hops of a page, either way. For incoming links only,
+    get_backlinks.
 
     Example: get_connected_nodes(path='notes/deploy', depth=1)
     """
@@ -127,8 +127,8 @@ def get_graph_overview(
     top: Annotated[int, Field(ge=1, le=100, description="Hubs and tags to list.")] = 20,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> dict[str, Any]:
-    """The link graph in numbers (hubs, orphans, top tags): once, for a brain you do
-    not know. For its pages, get_index.
+    """The link graph in numbers (hubs, orphans, top tags): once, for a new brain. For
+    its pages, get_index.
 
     Example: get_graph_overview(top=10)
     """

@@ -11,8 +11,10 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from mnemex.facts.consolidate import apply_plan, plan_consolidation
 from mnemex.facts.record import add_fact
 from mnemex.facts.serve import facts_about
+from mnemex.mcp.params import PlanId
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.text.dates import iso_day
 
@@ -57,4 +59,18 @@ def record_fact(
     return done.to_dict()
 
 
-__all__ = ["get_facts", "record_fact"]
+@tool(title="Consolidate", writes=True, destructive=True)
+def consolidate(ctx: Ctx, plan_id: PlanId = None) -> dict[str, Any]:
+    """Learn facts from new notes; the user approves the plan.
+
+    Example: consolidate()
+    """
+    state = state_of(ctx)
+    if plan_id is None:
+        return plan_consolidation(state.brain).to_dict()
+    done = apply_plan(state.brain, plan_id)
+    state.wrote()
+    return done.to_dict()
+
+
+__all__ = ["consolidate", "get_facts", "record_fact"]

@@ -26,6 +26,7 @@ from mnemex.facts.record import (
     retract_fact,
 )
 from mnemex.facts.serve import facts_about
+from mnemex.llm import load_model
 from mnemex.text.dates import iso_day
 from mnemex.vault.privacy import private_names
 
@@ -221,6 +222,8 @@ def print_consolidated(done: Consolidated) -> None:
             click.echo(f"  {p.kind:<9} {p.fact.subject}: {p.fact.statement[:60]}{target}")
             click.echo(f"            from {p.note}")
     report = done.report
+    for warning in report.warnings[:20]:
+        click.echo(f"warning: {warning.path}: {warning.reason}", err=True)
     for outcome in ("failed", "refused"):
         for problem in report.problems.get(outcome, []):
             click.echo(f"{outcome}: {problem.path}: {problem.reason}", err=True)
@@ -238,16 +241,25 @@ def print_consolidated(done: Consolidated) -> None:
     help="Also apply what waits for a person: supersessions, disputes, and changes to "
     "stable facts.",
 )
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Read the notes with the offline reader even when mnemex.toml configures a [model].",
+)
 @json_option
 @pass_app
 @handle_errors
-def consolidate_command(app: Context, preview: bool, confirmed: bool, as_json: bool) -> None:
+def consolidate_command(
+    app: Context, preview: bool, confirmed: bool, offline: bool, as_json: bool
+) -> None:
     """Turn what arrived since the last pass (digests, remembered notes, handoffs, the
     journal, ingested sources) into fact changes.
 
     New facts and confirmations apply; anything that supersedes, disputes or ends a
     stable fact waits for you (--yes applies it). One commit; `mnemex undo` takes it back.
     A note that fails is reported and read again next time; the exit code is then 1.
+    With a [model], the model reads the notes (checked against the names the brain knows
+    and the notes' own sentences) within confirm_above_usd; --yes accepts the cost too.
 
     --json prints {mode, read, created, updated, unchanged, skipped, refused, failed,
     applied|would_apply: {kind: n}, waiting: {kind: n}, proposals: [...], commit}.
@@ -255,7 +267,8 @@ def consolidate_command(app: Context, preview: bool, confirmed: bool, as_json: b
     if preview and confirmed:
         raise click.UsageError("--preview and --yes: choose one")
     mode: Mode = "preview" if preview else "all" if confirmed else "safe"
-    done = consolidate(app.brain, mode)
+    model = None if offline else load_model(app.brain.vault)
+    done = consolidate(app.brain, mode, model=model, confirmed=confirmed)
     emit(done.to_dict(), as_json, lambda: print_consolidated(done))
     if done.report.failed:
         sys.exit(1)

@@ -165,7 +165,7 @@ def harvest(
                 emit(report.to_dict(), as_json, lambda: print_report(report))
                 if then_consolidate and report.changed:
                     try:
-                        done = consolidate(app.brain, "safe")
+                        done = consolidate(app.brain, "safe", model=model, confirmed=confirmed)
                     except Exception as exc:  # its heartbeat has it; the watch goes on
                         click.echo(f"consolidate failed: {exc}", err=True)
                         return
@@ -199,7 +199,7 @@ def harvest(
     if not then_consolidate:
         emit(data, as_json, lambda: print_report(report))
         return
-    done = consolidate(app.brain, "safe")
+    done = consolidate(app.brain, "safe", model=model, confirmed=confirmed)
     data["consolidate"] = done.to_dict()
 
     def show_both() -> None:

@@ -50,6 +50,7 @@ from mnemex.brain import Brain
 from mnemex.errors import ConfigError, FactError, MnemexError
 from mnemex.facts.claims import NameBook
 from mnemex.facts.model import Evidence, Fact
+from mnemex.facts.model_reader import ModelReader
 from mnemex.facts.record import (
     NoteClaims,
     fact_from_claim,
@@ -61,6 +62,7 @@ from mnemex.facts.record import (
 )
 from mnemex.facts.rule import Applied, apply_fact
 from mnemex.facts.store import FactFile, render_facts
+from mnemex.llm import ModelClient
 from mnemex.report import Report
 from mnemex.text.dates import utc_iso
 from mnemex.vault import Vault, atomic_write
@@ -369,6 +371,7 @@ class _Pass:
     proposals: list[Proposal] = field(default_factory=list)
     touched: dict[str, set[str]] = field(default_factory=dict)
     dropped: list[dict[str, str]] = field(default_factory=list)
+    reader: ModelReader | None = None
 
     def file(self, rel: str, subject: str) -> FactFile:
         if rel not in self.files:
@@ -378,7 +381,9 @@ class _Pass:
 
     def read(self, source: Source) -> NoteClaims:
         if source.text is None:
-            return read_note_claims(self.brain, source.rel, book=self.book, sha256=source.sha256)
+            return read_note_claims(
+                self.brain, source.rel, book=self.book, sha256=source.sha256, reader=self.reader
+            )
         entry = json.loads(source.text)
         day = dt.date.fromisoformat(str(entry.get("ts"))[:10])
         sha = str(entry.get("sha256") or "")
@@ -449,13 +454,18 @@ def consolidate(
     *,
     now: dt.datetime | None = None,
     only: dict[str, str] | None = None,
+    model: ModelClient | None = None,
+    confirmed: bool = False,
+    cache_only: bool = False,
 ) -> Consolidated:
     """Read what arrived since the last pass and propose, or apply, what it teaches.
 
     ``safe`` applies what cannot lose anything and leaves the rest waiting; ``all`` (a
     person asked: ``--yes``) applies every proposal; ``preview`` and ``plan`` show what
     those two would do and change nothing. ``only`` limits the pass to these files (and
-    hashes): what a plan showed.
+    hashes): what a plan showed. ``model`` reads the notes instead of the offline reader
+    (:mod:`mnemex.facts.model_reader`), within ``[model] confirm_above_usd`` unless
+    ``confirmed``; a note it cannot read is read offline, with a warning.
 
     Raises:
         ConfigError: ``[consolidate]`` is malformed.
@@ -465,7 +475,12 @@ def consolidate(
     started = time.time()
     done = Consolidated(mode)
     try:
-        _run(brain, done, settings, at, only)
+        reader = (
+            ModelReader(model, brain.vault.local_dir, confirmed=confirmed, cache_only=cache_only)
+            if model
+            else None
+        )
+        _run(brain, done, settings, at, only, reader)
     except Exception as exc:
         if mode in ("safe", "all"):
             _beat(brain.vault, at, done, started, f"{type(exc).__name__}: {exc}")
@@ -481,6 +496,7 @@ def _run(
     settings: ConsolidateSettings,
     at: dt.datetime,
     only: dict[str, str] | None,
+    reader: ModelReader | None,
 ) -> None:
     vault = brain.vault
     writes = done.mode in ("safe", "all")
@@ -495,7 +511,7 @@ def _run(
             if writes:
                 ledger.save(vault)
             return
-        work = _Pass(brain, at, settings, done.approved, name_book(brain))
+        work = _Pass(brain, at, settings, done.approved, name_book(brain), reader=reader)
         complete: dict[str, bool] = {}  # file -> every observation in it was taken
         for source in sources:
             where = source.rel if not source.line else f"{source.rel}#{source.line}"
@@ -506,6 +522,8 @@ def _run(
                 complete[source.rel] = False
                 continue
             work.dropped.extend(note.dropped)
+            if note.warning:
+                done.report.warn(where, note.warning)
             try:
                 taken = work.take(source, note)
             except FactError as exc:  # a fact file that cannot be read: nothing from this note
@@ -568,9 +586,11 @@ def _beat(
 # ---------------------------------------------------------------- plans (MCP)
 
 
-def plan_consolidation(brain: Brain, *, now: dt.datetime | None = None) -> Consolidated:
+def plan_consolidation(
+    brain: Brain, *, now: dt.datetime | None = None, model: ModelClient | None = None
+) -> Consolidated:
     """Everything the pass would do if a person agreed, as a plan to apply by its id."""
-    done = consolidate(brain, "plan", now=now)
+    done = consolidate(brain, "plan", now=now, model=model)
     vault = brain.vault
     # a journal is checked by its hash when applied (``only``): a plan checks notes
     reads: dict[str, str | None] = {r: h for r, h in done.sources.items() if r.endswith(".md")}
@@ -586,7 +606,13 @@ def plan_consolidation(brain: Brain, *, now: dt.datetime | None = None) -> Conso
     return done
 
 
-def apply_plan(brain: Brain, plan_id: str, *, now: dt.datetime | None = None) -> Consolidated:
+def apply_plan(
+    brain: Brain,
+    plan_id: str,
+    *,
+    now: dt.datetime | None = None,
+    model: ModelClient | None = None,
+) -> Consolidated:
     """Apply a plan from :func:`plan_consolidation`: the notes it showed, and only them.
 
     Raises:
@@ -594,7 +620,7 @@ def apply_plan(brain: Brain, plan_id: str, *, now: dt.datetime | None = None) ->
     """
     plan = take_plan(brain.vault, plan_id, JOB, {})
     shown = {str(rel): str(sha) for rel, sha in dict(plan.details.get("sources") or {}).items()}
-    done = consolidate(brain, "all", now=now, only=shown)
+    done = consolidate(brain, "all", now=now, only=shown, model=model, cache_only=True)
     discard_plan(brain.vault, plan_id)
     return done
 

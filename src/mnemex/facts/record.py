@@ -32,6 +32,7 @@ from mnemex.errors import FactError, NoteNotFound
 from mnemex.facts.claims import PREDICATES, Claim, NameBook, SubjectKind, fold
 from mnemex.facts.extract import extract
 from mnemex.facts.model import Evidence, Fact, Provenance, When, fact_id
+from mnemex.facts.model_reader import ModelReader
 from mnemex.facts.rule import Applied, apply_fact
 from mnemex.facts.store import FACTS_TYPE, FactFile, parse_facts, render_facts
 from mnemex.report import Report
@@ -528,6 +529,7 @@ class NoteClaims:
     evidence: Evidence
     private: str | None
     dropped: list[dict[str, str]]
+    warning: str | None = None  # a model was to read it and could not: read offline
 
 
 def observation_of(fm: dict[str, Any], rel: str, sha256: str | None) -> str:
@@ -550,8 +552,12 @@ def read_note_claims(
     provenance: Provenance | None = None,
     fallback_day: dt.date | None = None,
     sha256: str | None = None,
+    reader: ModelReader | None = None,
 ) -> NoteClaims:
     """The claims one vault note states, its provenance, evidence and privacy; writes nothing.
+
+    ``reader`` reads it with a model (:mod:`mnemex.facts.model_reader`); when the model
+    cannot, the offline reader does and ``warning`` says why.
 
     Raises:
         NoteNotFound: no note at ``rel``.
@@ -584,7 +590,12 @@ def read_note_claims(
     day = _note_date(fm, rel, fallback_day or dt.datetime.now(dt.UTC).date())
     book = book or name_book(brain)
     speaker = book.owner if who == "person" else None
-    claims, dropped = claims_from_text(body, evidence_date=day, book=book, speaker=speaker)
+    warning = None
+    if reader is not None and sha256:
+        read = reader.read(body, sha256=sha256, evidence_date=day, book=book, speaker=speaker)
+        claims, dropped, warning = read.claims, read.dropped, read.warning
+    if reader is None or not sha256 or warning is not None:
+        claims, dropped = claims_from_text(body, evidence_date=day, book=book, speaker=speaker)
     where = placement(rel)
     private = next(
         (
@@ -595,7 +606,8 @@ def read_note_claims(
         None,
     )
     evidence = Evidence(rel.removesuffix(".md"), day, observation_of(fm, rel, sha256))
-    return NoteClaims(rel, claims, who, evidence, private, [{"note": rel, **d} for d in dropped])
+    dropped_here = [{"note": rel, **d} for d in dropped]
+    return NoteClaims(rel, claims, who, evidence, private, dropped_here, warning)
 
 
 def learn_note(

@@ -14,6 +14,7 @@ from pydantic import Field
 from mnemex.facts.consolidate import apply_plan, plan_consolidation
 from mnemex.facts.record import add_fact
 from mnemex.facts.serve import facts_about
+from mnemex.llm import load_model
 from mnemex.mcp.params import PlanId
 from mnemex.mcp.registry import Ctx, state_of, tool
 from mnemex.text.dates import iso_day
@@ -66,9 +67,10 @@ def consolidate(ctx: Ctx, plan_id: PlanId = None) -> dict[str, Any]:
     Example: consolidate()
     """
     state = state_of(ctx)
+    model = load_model(state.brain.vault)
     if plan_id is None:
-        return plan_consolidation(state.brain).to_dict()
-    done = apply_plan(state.brain, plan_id)
+        return plan_consolidation(state.brain, model=model).to_dict()
+    done = apply_plan(state.brain, plan_id, model=model)
     state.wrote()
     return done.to_dict()
 

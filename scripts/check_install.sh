@@ -183,5 +183,41 @@ assert home["values"] == ["Lisbon"], home
 assert [d["value"] for d in home["drafts"]] == ["Porto"], home
 EOF
 echo "check_install: facts: ok (the CLI as of two days; an agent's guess over stdio stays a draft)"
+# Consolidation: a handoff saved through the CLI teaches a move; the pass leaves the change to
+# the owner's stable fact waiting, and an MCP client over stdio applies it with its plan_id.
+"$mnemex" --vault "$vault" handoff save demo --create --headline "Moving on" \
+    --state "Maren lives in Porto since 2026-11." --state "Maren uses Helix." >/dev/null \
+    || fail "mnemex handoff save"
+"$py" - "$vault" <<'EOF' || fail "consolidate through the CLI and an MCP client over stdio"
+import json, subprocess, sys
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+vault = sys.argv[1]
+mnemex = [sys.executable, "-m", "mnemex", "--vault", vault]
+out = subprocess.run([*mnemex, "consolidate", "--json"], check=True, capture_output=True,
+                     text=True).stdout
+done = json.loads(out)
+assert done["applied"] == {"new": 1} and done["waiting"] == {"supersede": 1}, done
+
+
+async def agent():
+    params = StdioServerParameters(command=mnemex[0], args=[*mnemex[1:], "serve"])
+    async with Client(params, mode="legacy") as client:
+        plan = (await client.call_tool("consolidate", {})).structured_content
+        done = await client.call_tool("consolidate", {"plan_id": plan["plan_id"]})
+        facts = await client.call_tool("get_facts", {"subject": "Maren"})
+        return plan, done.structured_content, facts.structured_content
+
+
+plan, done, facts = anyio.run(agent)
+assert plan["needs_a_person"] == {"supersede": 1}, plan
+assert done["applied"] == {"supersede": 1}, done
+home = next(a for a in facts["answers"] if a["predicate"] == "lives_in")
+assert home["values"] == ["Porto"], home
+EOF
+echo "check_install: consolidate: ok (a change to a stable fact waited, then applied by plan_id)"
 
 echo "check_install: passed in $((SECONDS - started)) s ($(basename "$wheel"))"

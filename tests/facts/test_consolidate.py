@@ -375,3 +375,26 @@ def test_a_merged_fact_file_keeps_both_sides_evidence_and_the_longer_history() -
     one = merged.facts[0]
     assert len(one.evidence) == 2 and one.recorded_at == at("2026-02-27")
     assert str(one.valid_until) == "2026-05-01" and len(one.revisions) == 1
+
+
+def test_a_failed_run_is_in_the_heartbeat_and_doctor_fails_on_it(brain: Brain, root: Path) -> None:
+    from mnemex.health.doctor import diagnose
+
+    digest(root, "s1", "Tom lives in Gdansk.", session="s-1", day="2026-04-03")
+    consolidate(brain, now=at("2026-04-04"))
+    digest(root, "s2", "Tom uses Neovim.", session="s-2", day="2026-04-05")
+    facts = root / "facts"
+    for path in facts.iterdir():
+        path.unlink()
+    facts.rmdir()
+    facts.write_text("not a folder\n", encoding="utf-8")  # every fact write now fails
+    with pytest.raises(Exception, match="facts"):
+        consolidate(brain, now=at("2026-04-06"))
+    checks = {
+        c["name"]: c for c in diagnose(brain, load_embedder=False, probe_clients=False)["checks"]
+    }
+    assert checks["consolidate"]["status"] == "fail"
+    assert (
+        "FAILED" in checks["consolidate"]["detail"]
+        and "2026-04-04" in checks["consolidate"]["detail"]
+    )

@@ -63,6 +63,8 @@ class NameBook:
 
     owner: str | None = None
     names: dict[str, Name] = field(default_factory=dict)
+    #: what readers derive from the names (a compiled pattern), dropped when a name is added
+    derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def add(
         self,
@@ -72,6 +74,7 @@ class NameBook:
         page: str | None = None,
     ) -> None:
         entry = Name(canonical, kind, page)
+        self.derived.clear()
         for alias in (canonical, *aliases):
             key = fold(alias)
             if key and key not in self.names:

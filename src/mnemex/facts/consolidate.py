@@ -36,7 +36,6 @@ of the same notes in another order, derive the same facts with the same ids.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import hashlib
 import json
@@ -415,7 +414,7 @@ class _Pass:
                 file.page = known.page
             new = fact_from_claim(claim, note.provenance, note.evidence, self.at)
             before = {f.id: f for f in file.facts}
-            trial = copy.deepcopy(file.facts)
+            trial = [f.copy() for f in file.facts]
             applied = apply_fact(trial, new, self.at)
             if applied.outcome == "unchanged":
                 continue

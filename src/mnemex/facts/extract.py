@@ -938,12 +938,21 @@ class _Text:
 # --------------------------------------------------------------------------- scanning
 
 
+def _name_pattern(names: NameBook) -> tuple[re.Pattern[str], dict[str, Name]]:
+    """The book's names as one pattern over folded text, and each folded name's entry;
+    made once per book (a book drops it when a name is added)."""
+    cached = names.derived.get("name_hits")
+    if cached is None:
+        by_key = {_fold_keep(k): v for k, v in names.names.items()}
+        pattern = re.compile(rf"(?<![\w])(?:{_alternation(list(by_key))})(?![\w])")
+        cached = names.derived["name_hits"] = (pattern, by_key)
+    return cached  # type: ignore[return-value]
+
+
 def _name_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
     if not names.names:
         return []
-    keys = [_fold_keep(k) for k in names.names]
-    pattern = re.compile(rf"(?<![\w])(?:{_alternation(keys)})(?![\w])")
-    by_key = {_fold_keep(k): v for k, v in names.names.items()}
+    pattern, by_key = _name_pattern(names)
     hits: list[_Hit] = []
     for m in pattern.finditer(folded):
         entry: Name | None = by_key.get(" ".join(m.group(0).split()))

@@ -150,6 +150,15 @@ class Fact:
         """A plan whose time could not be resolved: kept and flagged, never served as true."""
         return self.planned and not self.time_resolved and self.valid_from is None
 
+    def copy(self) -> Fact:
+        """A copy whose lists can change without changing this one (their items are frozen)."""
+        return replace(
+            self,
+            evidence=list(self.evidence),
+            disputes=list(self.disputes),
+            revisions=list(self.revisions),
+        )
+
     # ---------------------------------------------------------------- record time
     def as_believed(self, recorded_as_of: dt.date | None) -> Fact | None:
         """This fact as the brain held it at the end of ``recorded_as_of`` (None: now).

@@ -152,8 +152,10 @@ def apply_fact(facts: list[Fact], new: Fact, at: dt.datetime) -> Applied:
     rivals = _rivals(facts, new)
     for held in rivals:
         if _same_value(held, new) and held.overlaps(new):
+            before = (len(held.evidence), len(held.revisions))
             revised = _confirm(facts, held, new, at)
-            return Applied("confirmed", held, [], [], revised)
+            changed = revised or (len(held.evidence), len(held.revisions)) != before
+            return Applied("confirmed" if changed else "unchanged", held, [], [], revised)
     superseded: list[str] = []
     disputed: list[str] = []
     facts.append(new)

@@ -398,3 +398,23 @@ def test_a_failed_run_is_in_the_heartbeat_and_doctor_fails_on_it(brain: Brain, r
         "FAILED" in checks["consolidate"]["detail"]
         and "2026-04-04" in checks["consolidate"]["detail"]
     )
+
+
+def test_a_claim_that_supersedes_one_fact_and_disputes_a_stable_one_waits(
+    brain: Brain, root: Path
+) -> None:
+    (root / "mnemex.toml").write_text(
+        (root / "mnemex.toml").read_text(encoding="utf-8")
+        + '\n[consolidate]\nauto_apply = ["new", "confirm", "supersede"]\n',
+        encoding="utf-8",
+    )
+    digest(root, "a", "Tom lives in Madrid since 2026-01-01.", session="s-1", day="2026-01-02")
+    with Brain(Vault(root), embedder=HashingEmbedder()) as fresh:
+        consolidate(fresh, now=at("2026-01-03"))
+        add_fact(
+            fresh, "Tom lives in Porto from 2026-03-01 until 2026-09-01.", now=at("2026-02-01")
+        )
+        digest(root, "b", "Tom lives in Lisbon since 2026-03-01.", session="s-2", day="2026-03-02")
+        done = consolidate(fresh, now=at("2026-03-03"))
+        (waiting,) = done.waiting
+        assert waiting.kind == "supersede+dispute" and len(waiting.targets) == 2

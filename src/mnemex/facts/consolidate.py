@@ -286,12 +286,17 @@ def _classify(
 ) -> tuple[str, bool, list[str]]:
     """(kind, whether it waits for a person, the held facts it changes)."""
     if applied.outcome == "created":
-        if applied.superseded:
-            stable = any(before[i].layer == "stable" for i in applied.superseded if i in before)
-            return "supersede", stable or "supersede" not in auto, applied.superseded
-        if applied.disputed:
-            stable = any(before[i].layer == "stable" for i in applied.disputed if i in before)
-            return "dispute", stable or "dispute" not in auto, applied.disputed
+        changed = [*applied.superseded, *applied.disputed]
+        if changed:
+            # a claim that both supersedes one fact and disputes another is shown as both
+            stable = any(before[i].layer == "stable" for i in changed if i in before)
+            kinds = [
+                k
+                for k, ids in (("supersede", applied.superseded), ("dispute", applied.disputed))
+                if ids
+            ]
+            waits = stable or any(k not in auto for k in kinds)
+            return "+".join(kinds), waits, changed
         return "new", "new" not in auto, []
     revised = [i for i in applied.revised if i in before]
     if revised:

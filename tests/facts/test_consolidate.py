@@ -418,3 +418,17 @@ def test_a_claim_that_supersedes_one_fact_and_disputes_a_stable_one_waits(
         done = consolidate(fresh, now=at("2026-03-03"))
         (waiting,) = done.waiting
         assert waiting.kind == "supersede+dispute" and len(waiting.targets) == 2
+
+
+def test_a_digest_harvested_late_speaks_for_its_sessions_day(brain: Brain, root: Path) -> None:
+    rel = digest(root, "late", "Tom lives in Gdansk.", session="s-9", day="2026-06-08")
+    path = root / rel
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "harness: claude-code\n", "harness: claude-code\nstarted: 2026-06-03T09:00:00+00:00\n"
+        ),
+        encoding="utf-8",
+    )
+    consolidate(brain, now=at("2026-06-08"))
+    (held,) = [f for _, file in fact_files(brain.vault) for f in file.facts]
+    assert held.evidence[0].date == dt.date(2026, 6, 3)

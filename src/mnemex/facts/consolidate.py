@@ -234,11 +234,14 @@ def _day_hint(path: Path) -> str:
         if line.strip() == "---":
             break
         key, _, value = line.partition(":")
-        if key in ("date", "created", "updated"):
+        if key in ("date", "started", "created", "updated"):
             found[key] = value.strip().strip("'\"")[:10]
     if "/state/" in f"/{path.as_posix()}" and "updated" in found:
         return found["updated"]
-    return found.get("date") or found.get("created") or found.get("updated") or ""
+    for key in ("date", "started", "created", "updated"):
+        if found.get(key):
+            return found[key]
+    return ""
 
 
 # ---------------------------------------------------------------- proposals

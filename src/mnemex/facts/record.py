@@ -499,12 +499,13 @@ def _note_provenance(fm: dict[str, Any], rel: str) -> Provenance:
 
 
 def _note_date(fm: dict[str, Any], rel: str, fallback: dt.date) -> dt.date:
-    """The day a note speaks for: its ``date``, else ``created``; for working state, which
-    each save replaces, the last save (``updated``)."""
+    """The day a note speaks for: its ``date``, else (a session's digest) when the session
+    ``started``, else ``created``; for working state, which each save replaces, the last
+    save (``updated``). A digest harvested days late speaks for its session's day."""
     keys = (
         ("updated", "date", "created")
         if placement(rel).kind == "state"
-        else ("date", "created", "updated")
+        else ("date", "started", "created", "updated")
     )
     for key in keys:
         raw = fm.get(key)

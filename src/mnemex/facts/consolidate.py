@@ -52,6 +52,7 @@ from mnemex.facts.model import Evidence, Fact
 from mnemex.facts.model_reader import ModelReader
 from mnemex.facts.record import (
     NoteClaims,
+    claims_from_text,
     fact_from_claim,
     log_dropped,
     name_book,
@@ -114,9 +115,13 @@ class Source:
 
     rel: str  # the note, or the journal file
     sha256: str  # of the file
-    day: str  # for the reading order (the note's own date comes from its frontmatter)
     line: int = 0  # a journal line's number, from 1
-    text: str | None = None  # a journal line's words
+    text: str | None = None  # a journal line (JSON)
+
+    @property
+    def where(self) -> str:
+        """How the report names it: the note, or ``<journal>#<line>``."""
+        return f"{self.rel}#{self.line}" if self.line else self.rel
 
 
 def _candidates(root: Path) -> Iterator[Path]:
@@ -193,13 +198,13 @@ def _journal_sources(path: Path, rel: str, sha: str) -> list[Source]:
             continue  # the journal's own reader counts malformed lines
         if not isinstance(entry, dict) or not isinstance(entry.get("headline"), str):
             continue
-        ts = str(entry.get("ts") or "")
-        out.append(Source(rel, sha, ts[:10], number, json.dumps(entry, ensure_ascii=False)))
+        out.append(Source(rel, sha, number, json.dumps(entry, ensure_ascii=False)))
     return out
 
 
 def unread(vault: Vault, ledger: Ledger) -> list[Source]:
-    """The observations not read yet, in reading order (their date, then path and line)."""
+    """The observations not read yet, by path and line (the pass orders them by date once
+    it has read each one's evidence date)."""
     root = vault.root
     seen: set[str] = set()
     out: list[Source] = []
@@ -212,36 +217,12 @@ def unread(vault: Vault, ledger: Ledger) -> list[Source]:
         if rel.endswith(".jsonl"):
             out.extend(_journal_sources(path, rel, sha))
         else:
-            out.append(Source(rel, sha, _day_hint(path)))
+            out.append(Source(rel, sha))
     for gone in set(ledger.stat) - seen:
         ledger.stat.pop(gone, None)
         ledger.read.pop(gone, None)
-    out.sort(key=lambda s: (s.day, s.rel, s.line))
+    out.sort(key=lambda s: (s.rel, s.line))
     return out
-
-
-def _day_hint(path: Path) -> str:
-    """The note's date for the reading order, from its frontmatter's first lines."""
-    try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            head = handle.read(2048)
-    except OSError:
-        return ""
-    if not head.startswith("---"):
-        return ""
-    found: dict[str, str] = {}
-    for line in head.splitlines()[1:]:
-        if line.strip() == "---":
-            break
-        key, _, value = line.partition(":")
-        if key in ("date", "started", "created", "updated"):
-            found[key] = value.strip().strip("'\"")[:10]
-    if "/state/" in f"/{path.as_posix()}" and "updated" in found:
-        return found["updated"]
-    for key in ("date", "started", "created", "updated"):
-        if found.get(key):
-            return found[key]
-    return ""
 
 
 # ---------------------------------------------------------------- proposals
@@ -374,7 +355,6 @@ class _Pass:
     approve_all: bool
     book: NameBook
     files: dict[str, FactFile] = field(default_factory=dict)
-    originals: dict[str, str | None] = field(default_factory=dict)  # rel -> sha256 read
     proposals: list[Proposal] = field(default_factory=list)
     touched: dict[str, set[str]] = field(default_factory=dict)
     dropped: list[dict[str, str]] = field(default_factory=list)
@@ -382,7 +362,6 @@ class _Pass:
 
     def file(self, rel: str, subject: str) -> FactFile:
         if rel not in self.files:
-            self.originals[rel] = self.brain.vault.current_hash(rel)
             self.files[rel] = read_fact_file(self.brain.vault, rel) or FactFile(subject)
         return self.files[rel]
 
@@ -394,12 +373,9 @@ class _Pass:
         entry = json.loads(source.text)
         day = dt.date.fromisoformat(str(entry.get("ts"))[:10])
         sha = str(entry.get("sha256") or "")
-        from mnemex.facts.record import claims_from_text
-
         claims, dropped = claims_from_text(
             str(entry["headline"]), evidence_date=day, book=self.book, speaker=None
         )
-        ref = f"{source.rel}#{source.line}"
         observation = f"save:{sha[:12]}" if sha else ""
         return NoteClaims(
             source.rel,
@@ -407,13 +383,12 @@ class _Pass:
             "session",
             Evidence(source.rel, day, observation),
             None,
-            [{"note": ref, **d} for d in dropped],
+            [{"note": source.where, **d} for d in dropped],
         )
 
-    def take(self, source: Source, note: NoteClaims) -> bool:
-        """Apply what one note states; False when something it states waits."""
-        waited = False
-        where = source.rel if not source.line else f"{source.rel}#{source.line}"
+    def take(self, source: Source, note: NoteClaims) -> tuple[int, int]:
+        """Apply what one note states; (its proposals, how many of them wait)."""
+        proposed = waited = 0
         for claim in note.claims:
             rel = subject_path(claim.subject, note.private)
             file = self.file(rel, claim.subject)
@@ -427,14 +402,17 @@ class _Pass:
             if applied.outcome == "unchanged":
                 continue
             kind, waits, targets = _classify(applied, before, new, self.settings.auto_apply)
-            proposal = Proposal(kind, applied.fact, rel, where, note.evidence, waits, targets)
+            proposal = Proposal(
+                kind, applied.fact, rel, source.where, note.evidence, waits, targets
+            )
             self.proposals.append(proposal)
+            proposed += 1
             if waits and not self.approve_all:
-                waited = True
+                waited += 1
                 continue
             file.facts[:] = trial
             self.touched.setdefault(rel, set()).add(applied.fact.id)
-        return not waited
+        return proposed, waited
 
     def promote(self) -> None:
         """Facts that now hold enough independent observations enter the stable layer."""
@@ -520,36 +498,38 @@ def _run(
             return
         work = _Pass(brain, at, settings, done.approved, name_book(brain), reader=reader)
         complete: dict[str, bool] = {}  # file -> every observation in it was taken
+        read: list[tuple[Source, NoteClaims]] = []
         for source in sources:
-            where = source.rel if not source.line else f"{source.rel}#{source.line}"
             try:
-                note = work.read(source)
+                read.append((source, work.read(source)))
             except (MnemexError, OSError, UnicodeDecodeError, ValueError) as exc:
-                done.report.add("failed", where, str(exc)[:300])
+                done.report.add("failed", source.where, str(exc)[:300])
                 complete[source.rel] = False
-                continue
+        # in the order of each note's own evidence date (record.py's rule), then path
+        read.sort(key=lambda item: (item[1].evidence.date, item[0].rel, item[0].line))
+        for source, note in read:
             work.dropped.extend(note.dropped)
             if note.warning:
-                done.report.warn(where, note.warning)
+                done.report.warn(source.where, note.warning)
             try:
-                taken = work.take(source, note)
+                proposed, waited = work.take(source, note)
             except FactError as exc:  # a fact file that cannot be read: nothing from this note
-                done.report.add("refused", where, str(exc)[:300])
+                done.report.add("refused", source.where, str(exc)[:300])
                 complete[source.rel] = False
                 continue
-            if not taken:
-                waiting = sum(1 for p in work.proposals if p.note == where and p.waits)
-                done.report.add("skipped", where, f"{waiting} change(s) wait for a person")
-            elif not any(p.note == where for p in work.proposals):
-                done.report.add("unchanged", where)
-            complete[source.rel] = complete.get(source.rel, True) and taken
+            if waited:
+                done.report.add("skipped", source.where, f"{waited} change(s) wait for a person")
+            elif not proposed:
+                done.report.add("unchanged", source.where)
+            complete[source.rel] = complete.get(source.rel, True) and not waited
         work.promote()
         done.proposals = work.proposals
         done.sources = {s.rel: s.sha256 for s in sources}
         if not writes:
             return
         for rel in sorted(work.touched):
-            text = render_facts(_stamped(work.files[rel], at))
+            work.files[rel].updated = at
+            text = render_facts(work.files[rel])
             outcome, _ = vault.write_note(rel, text, overwrite=True, protected_ok=True)
             done.report.add(outcome, rel)
             if outcome != "unchanged":
@@ -565,11 +545,6 @@ def _run(
         log_dropped(brain, work.dropped, at)
     if written:
         brain.sync()
-
-
-def _stamped(file: FactFile, at: dt.datetime) -> FactFile:
-    file.updated = at
-    return file
 
 
 def _beat(

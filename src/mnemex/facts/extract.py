@@ -2004,4 +2004,9 @@ def extract(
     return [claim]
 
 
-__all__ = ["GAZETTEER", "PROJECT_KEYS", "Software", "extract"]
+#: The kinds (of what is used or preferred) and the keys (of a project's attributes) the
+#: reader knows: a claim from elsewhere (a model) must use these to land in the same slots.
+KINDS: tuple[str, ...] = tuple(sorted(set(_KIND_WORDS.values())))
+KEYS: tuple[str, ...] = tuple(sorted(set(PROJECT_KEYS.values())))
+
+__all__ = ["GAZETTEER", "KEYS", "KINDS", "PROJECT_KEYS", "Software", "extract"]

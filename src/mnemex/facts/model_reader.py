@@ -32,6 +32,7 @@ from typing import Any
 
 from mnemex.errors import CostConfirmationRequired, ModelAuthError, ModelError
 from mnemex.facts.claims import KEYED, KINDED, PREDICATES, Claim, NameBook
+from mnemex.facts.extract import KEYS, KINDS
 from mnemex.facts.model import When
 from mnemex.llm import (
     Estimate,
@@ -48,30 +49,6 @@ PURPOSE = "consolidate"
 MAX_ANSWER_TOKENS = 1_200
 #: A note's text sent at most (characters); a longer note is read offline.
 MAX_NOTE_CHARS = 24_000
-KINDS = (
-    "browser",
-    "database",
-    "drink",
-    "editor",
-    "food",
-    "framework",
-    "language",
-    "os",
-    "shell",
-    "terminal",
-    "vpn",
-)
-KEYS = (
-    "ci",
-    "container",
-    "database",
-    "framework",
-    "hosting",
-    "iac_tool",
-    "language",
-    "monitoring",
-    "orchestration",
-)
 _DATE = {"type": ["string", "null"], "maxLength": 10}
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -7,7 +7,7 @@ from pathlib import Path
 import mnemex
 
 SRC = Path(mnemex.__file__).parent
-INTERFACES = {"cli", "mcp"}  # later: web
+INTERFACES = {"cli", "mcp", "web"}
 FRAMEWORKS = {"click", "typer", "mcp", "starlette", "fastapi"}
 
 
@@ -59,7 +59,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "state",
         "ingest harvest clients evaluate demo",
         "health",
-        "mcp",
+        "mcp web",
         "cli",
         "__main__",
     )

@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo install test lint format docs bench clean
+.PHONY: demo install test lint format docs bench screenshots clean
 
 $(BIN)/mnemex: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -34,6 +34,12 @@ format: install
 docs: install  ## regenerate docs/cli.md and docs/mcp-tools.md from the code
 	$(BIN)/python scripts/gen_cli_docs.py > docs/cli.md
 	$(BIN)/python scripts/gen_mcp_docs.py > docs/mcp-tools.md
+
+screenshots: install  ## rebuild docs/img/ from the browser test (needs chromium, chromium-driver)
+	rm -rf .screenshots && MNEMEX_SCREENSHOTS=.screenshots MNEMEX_REQUIRE_BROWSER=1 \
+		$(BIN)/python -m pytest -q tests/web/test_ui_browser.py
+	mkdir -p docs/img && for v in search page graph health; do \
+		cp .screenshots/$$v.png docs/img/ui-$$v.png; done && rm -rf .screenshots
 
 bench: install  ## speed benchmarks (minutes); results go in docs/benchmarks.md
 	$(BIN)/python bench/bench_speed.py

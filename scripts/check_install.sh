@@ -220,4 +220,44 @@ assert home["values"] == ["Porto"], home
 EOF
 echo "check_install: consolidate: ok (a change to a stable fact waited, then applied by plan_id)"
 
+# The web page from the wheel: its static files and vendored script are in the package, the
+# printed link logs in, and nothing answers without it.
+ui_log="$work/ui.log"
+"$mnemex" --vault "$vault" ui --port 0 2>"$ui_log" &
+ui_pid=$!
+link=""
+for _ in $(seq 1 300); do
+    link="$(grep -o 'http://127.0.0.1:[0-9]*/login?token=[A-Za-z0-9_-]*' "$ui_log" || true)"
+    [ -n "$link" ] && break
+    kill -0 "$ui_pid" 2>/dev/null || break
+    sleep 0.2
+done
+[ -n "$link" ] || { cat "$ui_log" >&2; fail "mnemex ui printed no link"; }
+status=0
+"$py" - "$link" <<'EOF' || status=$?
+import sys
+import urllib.error
+import urllib.request
+from http.cookiejar import CookieJar
+
+link = sys.argv[1]
+base = link.split("/login")[0]
+try:
+    urllib.request.urlopen(base + "/api/session")
+    raise SystemExit("the page answered without logging in")
+except urllib.error.HTTPError as exc:
+    assert exc.code == 401, exc.code
+opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+page = opener.open(link).read().decode()
+assert '<script src="/static/app.js">' in page, page[:200]
+for asset in ("/static/app.js", "/static/graph.js", "/static/vendor/d3-force.bundle.min.js"):
+    assert len(opener.open(base + asset).read()) > 1000, asset
+hits = opener.open(base + "/api/search?q=engine").read()
+assert b'"hits"' in hits, hits[:200]
+EOF
+kill "$ui_pid" 2>/dev/null || true
+wait "$ui_pid" 2>/dev/null || true
+[ "$status" = 0 ] || fail "mnemex ui"
+echo "check_install: ui: ok (link, cookie, static files and the vendored script from the wheel)"
+
 echo "check_install: passed in $((SECONDS - started)) s ($(basename "$wheel"))"

@@ -47,6 +47,9 @@ def test_search_filters_and_explains_each_hit(root: Path) -> None:
         assert {h["kind"] for h in only["hits"]} <= {"notes"}
         bad = http.get("/api/search", params={"q": "engine", "since": "someday"})
         assert bad.status_code == 400 and "not a date" in bad.json()["error"]
+        junk = http.get("/api/search", params={"q": "engine", "k": "many"})
+        assert junk.status_code == 400 and "not a whole number" in junk.json()["error"]
+        assert http.get("/api/search", params={"q": " "}).status_code == 400
 
 
 def test_a_private_note_is_served_only_when_included(root: Path) -> None:

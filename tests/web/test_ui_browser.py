@@ -143,6 +143,29 @@ def test_click_through_every_view_and_nothing_hostile_runs(root: Path, tmp_path:
         _until(driver, lambda: (root / BABBAGE).read_bytes() == babbage)
         assert git(root, "log", "-1", "--format=%s").startswith("mnemex undo")
 
+        # dismiss an issue with a reason; record the score twice and it is drawn over time
+        _ready(driver, "health")
+        issue = driver.find_element(
+            By.XPATH, "//li[contains(@class,'issue')][.//p[contains(., 'no-such-page')]]"
+        )
+        issue_id = issue.get_attribute("data-id")
+        issue.find_element(By.CSS_SELECTOR, "input").send_keys("a placeholder, on purpose")
+        issue.find_element(By.CSS_SELECTOR, "button.dismiss").click()
+        _until(
+            driver,
+            "return document.body.dataset.ready === 'health' && "
+            f"!document.querySelector('li.issue[data-id=\"{issue_id}\"]')",
+        )
+        for scans in (1, 2):
+            driver.find_element(By.XPATH, '//button[text()="Record today\'s score"]').click()
+            marker = "p.one-score" if scans == 1 else "svg.chart polyline"
+            _until(
+                driver,
+                f"return document.body.dataset.ready === 'health' && "
+                f"document.querySelector('{marker}') !== null",
+            )
+        driver.save_screenshot(str(shots / "health-chart.png"))
+
         # facts: a subject's timeline; the person confirms one
         _go(driver, "#/facts/orbit", "facts")
         assert "Orbit uses PostgreSQL." in driver.find_element(By.CSS_SELECTOR, "li.fact").text

@@ -134,6 +134,22 @@ def endpoint(method: str, path: str, *, writes: bool = False) -> Callable[[Handl
     return wrap
 
 
+def _int(params: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
+    """A whole-number parameter, clamped to ``low``..``high``.
+
+    Raises:
+        VaultError: it is not a whole number.
+    """
+    value = params.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise VaultError(f"{name}={value!r} is not a whole number") from None
+    return min(high, max(low, number))
+
+
 def _age_days(iso: str | None, today: dt.date) -> int | None:
     if not iso:
         return None
@@ -183,7 +199,7 @@ def search(state: UiState, request: Request, params: dict[str, Any]) -> dict[str
         since=params.get("since") or None,
         until=params.get("until") or None,
     )
-    k = min(50, max(1, int(params.get("k") or 20)))
+    k = _int(params, "k", 20, 1, 50)
     return served_search(state.fresh(), state.privacy, query, scope, k, 20_000)
 
 
@@ -306,12 +322,12 @@ def graph(state: UiState, request: Request, params: dict[str, Any]) -> dict[str,
         degree[a] += 1
         degree[b] += 1
     focus = params.get("focus")
-    limit = min(GRAPH_LIMIT, max(1, int(params.get("limit") or GRAPH_LIMIT)))
+    limit = _int(params, "limit", GRAPH_LIMIT, 1, GRAPH_LIMIT)
     if focus:
         detail = backend.note_by_path(brain.vault.rel_path(str(focus)))
         if detail is None or detail.id not in rows:
             raise NoteNotFound(f"no page {focus} to centre the graph on")
-        depth = min(3, max(1, int(params.get("depth") or 2)))
+        depth = _int(params, "depth", 2, 1, 3)
         near = {detail.id}
         adjacent: dict[int, set[int]] = {i: set() for i in rows}
         for a, b in edges:

@@ -404,7 +404,7 @@
     const head = el("div", { class: "health-head" },
       el("div", { class: "score", title: "100 is no issue" }, String(data.score)),
       el("div", {}, el("p", {}, `${data.total} issues in ${data.pages} pages; ${data.dismissed} dismissed; scanned in ${data.seconds} s`),
-        scoreChart(scans) || el("p", { class: "muted" }, scans.length ? `one recorded score: ${scans[0].score}` : "No scores recorded yet."),
+        scoreChart(scans) || el("p", { class: scans.length ? "muted one-score" : "muted" }, scans.length ? `one recorded score: ${scans[0].score}` : "No scores recorded yet."),
         el("div", { class: "actions" }, record, undoButton)));
     const parts = [head, undoBox];
     const kinds = Object.keys(data.counts);

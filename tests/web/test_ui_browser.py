@@ -179,6 +179,9 @@ def test_click_through_every_view_and_nothing_hostile_runs(root: Path, tmp_path:
         _go(driver, "#/memories", "memories")
         assert "Cut over to green" in driver.find_element(By.TAG_NAME, "main").text
         driver.save_screenshot(str(shots / "memories.png"))
+        driver.find_element(By.LINK_TEXT, "Cut over to green").click()
+        _ready(driver, "memory")
+        assert "Flip writes on Tuesday." in driver.find_element(By.CSS_SELECTOR, ".markdown").text
         _go(driver, "#/state/orbit", "state")
         assert "Cutover half done" in driver.find_element(By.TAG_NAME, "main").text
         driver.save_screenshot(str(shots / "state.png"))

@@ -225,8 +225,16 @@ def _history(state: UiState, rel: str, limit: int = 20) -> list[dict[str, str]]:
     return rows
 
 
-def _page_link(path: str) -> dict[str, str]:
-    return {"path": path, "href": "#/page/" + quote(path, safe="/")}
+def _resolver_for(state: UiState, rel: str) -> Callable[[str], str | None]:
+    """Obsidian's resolution of a link written in ``rel``; a private target is no target."""
+    resolver = state.resolver()
+    hides = state.privacy.hides_path
+
+    def resolve(target: str) -> str | None:
+        found = resolver.resolve(target, rel)
+        return None if found is None or hides(found) else found
+
+    return resolve
 
 
 @endpoint("GET", "/api/page")
@@ -234,12 +242,7 @@ def page(state: UiState, request: Request, params: dict[str, Any]) -> dict[str, 
     brain = state.fresh()
     data = served_page(brain, state.privacy, str(_arg(params, "path")), PAGE_TOKENS)
     rel = data["path"]
-    resolver = state.resolver()
-    hides = state.privacy.hides_path
-
-    def resolve(target: str) -> str | None:
-        found = resolver.resolve(target, rel)
-        return None if found is None or hides(found) else found
+    resolve = _resolver_for(state, rel)
 
     backlinks = served_backlinks(brain, state.privacy, rel, 20_000)
     neighbours = served_connected(brain, state.privacy, rel, 20_000, depth=2, limit=40)
@@ -477,8 +480,10 @@ def memories(state: UiState, request: Request, params: dict[str, Any]) -> dict[s
 @endpoint("GET", "/api/digest")
 def digest(state: UiState, request: Request, params: dict[str, Any]) -> dict[str, Any]:
     out = get_digest(
-        state.fresh(), path=str(_arg(params, "path")), max_tokens=20_000, privacy=state.privacy
+        state.fresh(), path=str(_arg(params, "path")), max_tokens=PAGE_TOKENS, privacy=state.privacy
     )
+    out["html"] = render_markdown(out["content"], _resolver_for(state, out["path"]))
+    out["frontmatter"] = frontmatter_rows(out["frontmatter"])
     return out
 
 

@@ -268,6 +268,22 @@
     return el("ul", { class: "links" }, items.map(render));
   }
 
+  // A note's body as the server rendered it (web/markdown.py escapes every character of
+  // the note and emits only its own tags), with same-page heading links made to scroll.
+  function renderedNote(data) {
+    const body = el("div", { class: "markdown" });
+    body.innerHTML = data.html;
+    for (const a of body.querySelectorAll("a.external")) a.setAttribute("rel", "noopener noreferrer");
+    body.addEventListener("click", (event) => {
+      const a = event.target.closest("a[href^='#']");
+      if (!a || a.getAttribute("href").startsWith("#/")) return;
+      event.preventDefault();
+      const target = body.querySelector(`[id="${CSS.escape(a.getAttribute("href").slice(1))}"]`);
+      if (target) target.scrollIntoView();
+    });
+    return body;
+  }
+
   async function viewPage(path, params) {
     main.replaceChildren(el("p", { class: "muted" }, "Loading " + path + "…"));
     let data;
@@ -276,17 +292,7 @@
     } catch (error) {
       return fail(error);
     }
-    const body = el("div", { class: "markdown" });
-    body.innerHTML = data.html; // rendered and escaped by the server (web/markdown.py)
-    for (const a of body.querySelectorAll("a.external")) a.setAttribute("rel", "noopener noreferrer");
-    // a link to a heading of this page scrolls to it; the hash is the router's
-    body.addEventListener("click", (event) => {
-      const a = event.target.closest("a[href^='#']");
-      if (!a || a.getAttribute("href").startsWith("#/")) return;
-      event.preventDefault();
-      const target = body.querySelector(`[id="${CSS.escape(a.getAttribute("href").slice(1))}"]`);
-      if (target) target.scrollIntoView();
-    });
+    const body = renderedNote(data);
     const lead = body.firstElementChild;
     if (lead && lead.tagName === "H1" && lead.textContent.trim() === String(data.title).trim()) lead.remove();
     const front = data.frontmatter.length
@@ -472,7 +478,7 @@
       planThenApply(holder, () => post("forget", { path }), (plan) => post("forget", { path, plan_id: plan.plan_id }), () => (location.hash = "#/memories")));
     main.replaceChildren(el("h1", {}, data.title || path),
       el("div", { class: "meta" }, el("code", {}, path), el("a", { href: pageHref(path), class: "button" }, "As a page"), forget),
-      holder, el("pre", { class: "digest" }, data.content || data.text || JSON.stringify(data, null, 1)));
+      holder, renderedNote(data));
   }
 
   // -- state -------------------------------------------------------------------------

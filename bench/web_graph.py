@@ -31,7 +31,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -41,12 +40,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PAGE_DIR = ROOT / "bench" / "web_graph"
 STATIC_DIR = ROOT / "src" / "mnemex" / "web" / "static"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+
+from browser_support import chromium  # noqa: E402  (the tests' Chromium, flags and all)
+
+from mnemex.web.security import CSP  # noqa: E402  (the page's own policy)
+
 KINDS = ["knowledge", "notes", "memories", "state", "foundations", "facts"]
 KIND_WEIGHTS = [40, 30, 12, 5, 5, 8]
 DOMAINS = ["general", "work", "health", "finance", "travel", "code", "reading", "family"]
@@ -168,36 +167,6 @@ def serve(graph: dict[str, Any]) -> Iterator[str]:
         server.server_close()
 
 
-@contextlib.contextmanager
-def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    with tempfile.TemporaryDirectory(prefix="mnemex-chromium-") as profile:
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for arg in (
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={profile}",
-            "--window-size=1280,800",
-        ):
-            options.add_argument(arg)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-        try:
-            yield driver
-        finally:
-            driver.quit()
-
-
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -209,7 +178,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def one_run(base: str, timeout_s: float, screenshot: Path | None) -> dict[str, Any]:
-    with browser() as driver:
+    with chromium() as driver:
         started = time.monotonic()
         driver.get(f"{base}/?pan=120")
         result: dict[str, Any] | None = None
@@ -267,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshot", type=Path, help="save the last run's page as a PNG")
     args = parser.parse_args(argv)
 
-    for exe in (CHROMIUM, CHROMEDRIVER):
+    for exe in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
         if not os.access(exe, os.X_OK):
             print(f"missing {exe} (apt-get install chromium chromium-driver)", file=sys.stderr)
             return 2

@@ -72,6 +72,8 @@ def chromium() -> Iterator[object]:
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
+    # the console's messages, CSP violations among them, for driver.get_log("browser")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=_driver()))
     try:
         yield driver

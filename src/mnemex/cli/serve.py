@@ -37,6 +37,24 @@ _CONFIG_HELP = (
 )
 
 
+#: What ``serve`` and ``ui`` share: which private names they show, and how fresh the index is.
+include_private_option = click.option(
+    "--include-private",
+    "include_private",
+    multiple=True,
+    metavar="NAME",
+    help="Also serve this private domain or project; repeat for more.",
+)
+refresh_option = click.option(
+    "--refresh",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Sync the index with the files before a read at most this often.",
+)
+
+
 @click.command()
 @click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (--http).")
@@ -50,21 +68,8 @@ _CONFIG_HELP = (
 )
 @click.option("--tools", type=_PROFILES, help=_TOOLS_HELP + "  [default: all]")
 @click.option("--read-only", is_flag=True, help="The same as --tools read.")
-@click.option(
-    "--include-private",
-    "include_private",
-    multiple=True,
-    metavar="NAME",
-    help="Also serve this private domain or project; repeat for more.",
-)
-@click.option(
-    "--refresh",
-    default=1.0,
-    show_default=True,
-    type=click.FloatRange(min=0),
-    metavar="SECONDS",
-    help="Sync the index with the files before a read at most this often.",
-)
+@include_private_option
+@refresh_option
 @pass_app
 @handle_errors
 def serve(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from mnemex.cli.app import Context, handle_errors, pass_app
+from mnemex.cli.serve import include_private_option, refresh_option
 
 
 @click.command()
@@ -21,21 +22,8 @@ from mnemex.cli.app import Context, handle_errors, pass_app
     is_flag=True,
     help="Allow changes from the page (fix, dismiss, undo, forget, facts, ingest).",
 )
-@click.option(
-    "--include-private",
-    "include_private",
-    multiple=True,
-    metavar="NAME",
-    help="Also show this private domain or project; repeat for more.",
-)
-@click.option(
-    "--refresh",
-    default=1.0,
-    show_default=True,
-    type=click.FloatRange(min=0),
-    metavar="SECONDS",
-    help="Sync the index with the files before a read at most this often.",
-)
+@include_private_option
+@refresh_option
 @pass_app
 @handle_errors
 def ui(

@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterable
 from html import escape
 from urllib.parse import quote, unquote
 
+from mnemex.vault.markdown import Wikilink, parse_wikilink
+
 __all__ = ["frontmatter_rows", "render_markdown"]
 
 _Resolve = Callable[[str], str | None]
@@ -350,18 +352,16 @@ class _Inline:
         if bad >= 0:  # every opener up to there would take in the same bad text
             self.wikilink_fails_before = i + 2 + bad
             return None
-        inner = inner.replace("\\|", "|")
-        target, _, alias = inner.partition("|")
-        if not target.strip().strip("#"):
+        link = parse_wikilink(inner, embed)  # as the index reads it: N#heading|alias, N\\|a
+        if not link.target and not (link.heading or "").strip("#"):
             return None
-        html = self.embed(target, alias) if embed else self.wikilink_html(target, alias)
+        html = self.embed(link) if embed else self.wikilink_html(link)
         return self.hold(html), close + 2
 
-    def wikilink_html(self, target: str, alias: str) -> str:
-        page, hashed, sub = target.strip().partition("#")
-        page, sub = page.strip(), sub.strip()
-        if alias.strip():
-            label = alias.strip()
+    def wikilink_html(self, link: Wikilink) -> str:
+        page, sub = link.target, (link.heading or "")
+        if link.alias:
+            label = link.alias
         elif page and sub:
             label = f"{page} > {sub}"
         else:
@@ -372,17 +372,15 @@ class _Inline:
         path = self.resolve(page)
         if path is None:
             return f'<a class="wikilink unresolved" data-target="{_attr(page)}">{label_html}</a>'
-        heading = sub if hashed and not sub.startswith("^") else None
+        heading = sub if sub and not sub.startswith("^") else None
         return (
             f'<a class="wikilink" href="{_attr(_page_href(path, heading))}"'
             f' data-path="{_attr(path)}">{label_html}</a>'
         )
 
-    def embed(self, target: str, option: str) -> str:
-        written = target.strip()
-        page, _, sub = written.partition("#")
-        page, sub = page.strip(), sub.strip()
-        option = option.strip()
+    def embed(self, link: Wikilink) -> str:
+        page, sub, option = link.target, (link.heading or ""), (link.alias or "")
+        written = page + (f"#{sub}" if sub else "")
         size = _SIZE.fullmatch(option)
         name = escape(option if option and not size else written, quote=True)
         path = self.resolve(page) if page else None

@@ -248,9 +248,12 @@ def page(state: UiState, request: Request, params: dict[str, Any]) -> dict[str, 
     neighbours = served_connected(brain, state.privacy, rel, 20_000, depth=2, limit=40)
     sources = []
     for ref in data["frontmatter"].get("sources") or []:
-        target = str(ref).strip().removeprefix("[[").removesuffix("]]").split("|")[0]
-        found = resolve(target)
-        sources.append({"ref": str(ref), "path": found})
+        # a wiki page's sources: [[links]] as written, or {path, sha256} of a kept source
+        written = str(ref.get("path") or "") if isinstance(ref, dict) else str(ref)
+        target = written.strip().removeprefix("[[").removesuffix("]]").split("|")[0]
+        found = resolve(target) if target else None
+        note = found is not None and found.endswith((".md", ".markdown"))
+        sources.append({"ref": written, "path": found, "note": note})
     vault = brain.vault
     return {
         "path": rel,

@@ -263,6 +263,23 @@
 
   // -- page --------------------------------------------------------------------------
 
+  // one line per linking note, with the lines it links from
+  function groupBacklinks(rows) {
+    const byPath = new Map();
+    for (const row of rows || []) {
+      const item = byPath.get(row.path) || { path: row.path, title: row.title, lines: [] };
+      if (row.line && !item.lines.includes(row.line)) item.lines.push(row.line);
+      byPath.set(row.path, item);
+    }
+    return Array.from(byPath.values());
+  }
+
+  function lineList(lines) {
+    if (lines.length === 1) return ` line ${lines[0]}`;
+    if (lines.length <= 4) return ` lines ${lines.join(", ")}`;
+    return ` lines ${lines.slice(0, 3).join(", ")} … (${lines.length} links)`;
+  }
+
   function linkList(items, empty, render) {
     if (!items || !items.length) return el("p", { class: "muted" }, empty);
     return el("ul", { class: "links" }, items.map(render));
@@ -308,13 +325,15 @@
       data.warnings.length ? el("p", { class: "warning" }, data.warnings.join("; ")) : null,
       front, body);
     const side = el("aside", { class: "side" },
-      section("Backlinks", linkList(data.backlinks, "No note links here.", (b) =>
-        el("li", {}, pageLink(b.path, b.title), b.line ? el("span", { class: "muted" }, " line " + b.line) : null,
-          b.text || b.context ? el("div", { class: "context" }, plain(b.text || b.context)) : null))),
+      section("Backlinks", linkList(groupBacklinks(data.backlinks), "No note links here.", (b) =>
+        el("li", {}, pageLink(b.path, b.title),
+          b.lines.length ? el("span", { class: "muted" }, lineList(b.lines)) : null))),
       section("Within two links", linkList(data.neighbours, "No neighbours.", (n) =>
         el("li", {}, pageLink(n.path, n.title), el("span", { class: "muted" }, ` ${n.depth ?? n.hops ?? ""}`)))),
       data.sources.length ? section("Sources", linkList(data.sources, "", (s) =>
-        el("li", {}, s.path ? pageLink(s.path, s.ref) : el("span", { class: "unresolved" }, s.ref)))) : null,
+        el("li", {}, !s.path ? el("span", { class: "unresolved" }, s.ref)
+          : s.note ? pageLink(s.path, s.ref)
+          : el("a", { href: "/api/file?path=" + encodeURIComponent(s.path), title: "download the kept source" }, s.ref)))) : null,
       section("History", linkList(data.history, "Not in git history yet.", (h) =>
         el("li", {}, el("code", {}, h.commit.slice(0, 8)), " ", el("time", { datetime: h.date }, h.date.slice(0, 10)), " ", h.subject))));
     main.replaceChildren(el("div", { class: "page-layout" }, article, side));

@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_support import PNG, PRIVATE_NOTE, client, make_ui_vault, open_brain
+from web_support import PNG, PRIVATE_NOTE, add_ui_facts, client, make_ui_vault
 
 import mnemex.web.api as api
 from health_support import BABBAGE, NOTES, git
 from mnemex.errors import VaultError
-from mnemex.facts.record import add_fact
 from mnemex.web.api import UPLOAD_LIMIT, safe_upload_name
 
 MEMORY = "memories/orbit/2026-11-20-cutover.md"
@@ -202,16 +201,17 @@ def test_state_shows_handoffs_and_journal(root: Path) -> None:
 
 
 def test_facts_timeline_and_a_persons_confirm_correct_retract(root: Path) -> None:
-    with open_brain(root) as brain:
-        brain.sync()
-        add_fact(brain, "Orbit uses PostgreSQL.")
+    said = add_ui_facts(root)
     with client(root, write=True) as (http, csrf):
         headers = {"x-mnemex-csrf": csrf}
         subjects = http.get("/api/facts").json()["subjects"]
         assert subjects == ["orbit"]
         data = http.get("/api/facts/subject", params={"subject": "orbit"}).json()
-        fact = data["facts"][0]
-        assert fact["statement"] == "Orbit uses PostgreSQL."
+        status = {f["statement"]: f["status"] for f in data["facts"]}
+        assert status[said["disputed"]] == "disputed"
+        questions = [f.get("question") for a in data["answers"] for f in a["facts"]]
+        assert any(q and said["stale"] in q for q in questions)  # the page flags it stale
+        fact = next(f for f in data["facts"] if f["statement"] == said["person"])
         corrected = http.post(
             "/api/facts/change",
             json={"action": "correct", "id": fact["id"], "value": "SQLite"},
@@ -288,3 +288,43 @@ def test_an_upload_lands_in_the_inbox_never_over_a_file_and_is_ingested_by_plan(
         assert outside.status_code == 400
     assert git(root, "log", "-1", "--format=%s").startswith("mnemex")
     assert "inbox/source.md" not in _status(root) or (root / "inbox" / "source.md").exists()
+
+
+def test_a_foundation_draft_is_approved_from_its_diff(root: Path) -> None:
+    from mnemex.foundations.store import add_foundation, propose_foundation
+    from mnemex.vault import Vault
+
+    spec = root.parent / "spec.md"
+    spec.write_text("# Spec\nWrites go to Postgres.\n", encoding="utf-8")
+    vault = Vault(root)
+    add_foundation(vault, "orbit", spec, "spec")
+    propose_foundation(
+        vault, "orbit", "spec", "# Spec\nWrites go to SQLite.\n", "we moved", "claude-code", "md"
+    )
+    with client(root, write=True) as (http, csrf):
+        headers = {"x-mnemex-csrf": csrf}
+        state = http.get("/api/state/project", params={"project": "orbit"}).json()
+        assert [d["slug"] for d in state["drafts"]] == ["spec"]
+        assert state["foundations"][0]["slug"] == "spec" and state["foundations"][0]["intact"]
+        body = {"project": "orbit", "slug": "spec"}
+        plan = http.post("/api/foundation/approve", json=body, headers=headers).json()
+        assert "+Writes go to SQLite." in plan["diff"]
+        assert "Postgres" in next((root / "foundations").rglob("spec.md")).read_text()
+        done = http.post("/api/foundation/approve", json={**body, "apply": True}, headers=headers)
+        assert done.status_code == 200, done.text
+        after = http.get("/api/state/project", params={"project": "orbit"}).json()
+        assert after["drafts"] == []
+    assert "SQLite" in next((root / "foundations").rglob("spec.md")).read_text()
+
+
+def test_an_edit_made_elsewhere_is_seen_without_a_restart(root: Path) -> None:
+    with client(root) as (http, _):
+        before = http.get("/api/search", params={"q": "zeppelin"}).json()["hits"]
+        assert "notes/airship.md" not in {h["path"] for h in before}
+        (root / "notes" / "airship.md").write_text(
+            "# Airship\nA zeppelin over [[ada-lovelace]].\n", encoding="utf-8"
+        )
+        hits = http.get("/api/search", params={"q": "zeppelin"}).json()["hits"]
+        assert hits[0]["path"] == "notes/airship.md"
+        page = http.get("/api/page", params={"path": "wiki/general/entities/ada-lovelace.md"})
+        assert "notes/airship.md" in {b["path"] for b in page.json()["backlinks"]}

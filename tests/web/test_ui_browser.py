@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 from browser_support import chromium, need_browser, screenshot_dir
-from web_support import make_ui_vault, open_brain, running_ui
+from web_support import add_ui_facts, make_ui_vault, running_ui
 
 from health_support import BABBAGE, NOTES, git
-from mnemex.facts.record import add_fact
 
 WAIT = 60  # seconds: a loaded CI machine is slow; nothing here asserts a time
 
@@ -24,9 +23,7 @@ HOSTILE_PAGE = "notes/hostile <odd> name.md"
 def root(tmp_path: Path) -> Path:
     need_browser()
     root = make_ui_vault(tmp_path / "vault")
-    with open_brain(root) as brain:
-        brain.sync()
-        add_fact(brain, "Orbit uses PostgreSQL.")
+    add_ui_facts(root)
     return root
 
 
@@ -168,10 +165,18 @@ def test_click_through_every_view_and_nothing_hostile_runs(root: Path, tmp_path:
 
         # facts: a subject's timeline; the person confirms one
         _go(driver, "#/facts/orbit", "facts")
-        assert "Orbit uses PostgreSQL." in driver.find_element(By.CSS_SELECTOR, "li.fact").text
+        facts = {
+            f.get_attribute("data-id"): f.text
+            for f in driver.find_elements(By.CSS_SELECTOR, "li.fact")
+        }
+        texts = "\n".join(facts.values())
+        assert "Orbit uses PostgreSQL." in texts
+        assert any("hosting is Fly.io." in t and "disputed" in t for t in facts.values())
+        assert any("queue is RabbitMQ." in t and "stale: still true?" in t for t in facts.values())
         driver.save_screenshot(str(shots / "facts.png"))
         driver.find_element(
-            By.XPATH, "//li[contains(@class,'fact')]//button[text()='Confirm']"
+            By.XPATH,
+            "//li[contains(@class,'fact')][contains(., 'PostgreSQL')]//button[text()='Confirm']",
         ).click()
         _until(driver, "return document.querySelector('.toast.show') !== null")
 

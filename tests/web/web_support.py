@@ -5,6 +5,7 @@ from it: in process through Starlette's test client, or as the real ``mnemex ui`
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import os
 import re
 import subprocess
@@ -20,6 +21,7 @@ from health_support import git, make_sick_vault
 from helpers import write
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
+from mnemex.facts.record import add_fact
 from mnemex.vault import Vault
 from mnemex.web.api import UiState
 from mnemex.web.app import build_app
@@ -72,6 +74,33 @@ def make_ui_vault(root: Path) -> Path:
 
 def open_brain(root: Path) -> Brain:
     return Brain(Vault(root), embedder=HashingEmbedder())
+
+
+def add_ui_facts(root: Path) -> dict[str, str]:
+    """Orbit's facts: one a person stated, two sources disputing its hosting, and one not
+    confirmed for two years (stale). Returns the statement of each kind."""
+    from fact_support import project_claim, record_one
+
+    with open_brain(root) as brain:
+        brain.sync()
+        add_fact(brain, "Orbit uses PostgreSQL.")
+        fly = project_claim("hosting", "Fly.io", "orbit", valid_from=dt.date(2026, 2, 1))
+        heroku = project_claim(
+            "hosting",
+            "Heroku",
+            "orbit",
+            valid_from=dt.date(2026, 2, 1),
+            valid_until=dt.date(2026, 3, 1),
+        )
+        record_one(brain, fly, dt.date(2026, 2, 2), "source")
+        record_one(brain, heroku, dt.date(2026, 2, 26), "source")
+        old = project_claim("queue", "RabbitMQ", "orbit")
+        record_one(brain, old, dt.date(2024, 6, 1), "person")
+    return {
+        "person": "Orbit uses PostgreSQL.",
+        "disputed": fly.statement,
+        "stale": old.statement,
+    }
 
 
 @contextmanager

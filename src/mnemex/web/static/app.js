@@ -565,9 +565,10 @@
     } catch (error) {
       return fail(error);
     }
-    const disputed = new Set((data.disputed || []).flatMap((d) => (d.values || []).map((v) => v.id)).filter(Boolean));
-    const stale = new Set();
-    for (const answer of data.answers || []) if (answer.status === "stale") for (const f of answer.facts || []) stale.add(f.id);
+    // facts_about: a disputed answer lists its facts; a stale fact carries the question to ask
+    const disputed = new Set((data.disputed || []).flatMap((a) => (a.facts || []).map((f) => f.id)));
+    const stale = new Map();
+    for (const answer of data.answers || []) for (const f of answer.facts || []) if (f.question) stale.set(f.id, f.question);
     const facts = (data.facts || []).slice().sort((a, b) => String(a.valid_from || a.recorded_at).localeCompare(String(b.valid_from || b.recorded_at)));
     const list = el("ol", { class: "timeline facts" });
     for (const f of facts) {
@@ -584,7 +585,7 @@
       const value = el("input", { type: "text", placeholder: "corrected value", "aria-label": "Corrected value", size: 18 });
       const flags = [];
       if (f.status === "disputed" || disputed.has(f.id)) flags.push(el("span", { class: "badge disputed" }, "disputed"));
-      if (stale.has(f.id)) flags.push(el("span", { class: "badge stale" }, "stale"));
+      if (stale.has(f.id)) flags.push(el("span", { class: "badge stale", title: stale.get(f.id) }, "stale: still true?"));
       list.append(el("li", { class: "fact status-" + f.status, "data-id": f.id },
         el("span", { class: "when" }, `${f.valid_from || "?"} → ${f.valid_until || "now"}`), " ",
         el("strong", {}, f.statement), " ",

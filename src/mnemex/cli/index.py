@@ -1,4 +1,5 @@
-"""``mnemex index`` (sync), ``index status`` and ``index rebuild``: the index against the files.
+"""``mnemex index`` (sync), ``index status``, ``index rebuild`` and ``index migrate``: the
+index against the files, and moving it between backends.
 
 A sync or rebuild that would empty a non-empty index is refused unless allowed.
 
@@ -102,6 +103,66 @@ def index_rebuild(app: Context, allow_empty: bool, as_json: bool) -> None:
     _refuse_emptying(brain, allow_empty)
     result = brain.rebuild(progress_for(as_json))
     emit(result.to_dict(), as_json, lambda: _print_sync(result))
+
+
+@index.command("migrate")
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(["postgres", "sqlite"]),
+    required=True,
+    help="The backend to move the index to (from the other one).",
+)
+@click.option("--replace", is_flag=True, help="Build the target again when it holds notes.")
+@json_option
+@pass_app
+@handle_errors
+def index_migrate(app: Context, to: str, replace: bool, as_json: bool) -> None:
+    """Move the index to PostgreSQL, or back to SQLite: its vectors are copied (nothing is
+    embedded again), the rest is built from the files, and the result is checked (counts,
+    and a sample of vectors bit for bit). Private notes never go to PostgreSQL.
+
+    PostgreSQL is this machine's MNEMEX_INDEX_DSN, or [index] dsn in the user config.
+    """
+    from mnemex.config import resolve_vault
+    from mnemex.embed import load_embedder
+    from mnemex.index.migrate import migrate_index
+    from mnemex.index.open import BACKENDS
+    from mnemex.vault import Vault
+
+    vault = Vault(resolve_vault(app.vault).path)
+    settings = vault.settings
+    source = BACKENDS.factory("postgres" if to == "sqlite" else "sqlite")(vault)
+    try:
+        target = BACKENDS.factory(to)(vault)
+        try:
+            with vault.lock("index"):
+                done = migrate_index(
+                    vault,
+                    source,
+                    target,
+                    lambda: load_embedder(settings.embedder_name, settings.embedder),
+                    replace=replace,
+                )
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+    def text() -> None:
+        click.echo(
+            f"moved to {to}: {done.notes} notes, {done.chunks} chunks, {done.links} links; "
+            f"{done.vectors_copied} vectors copied, {done.embedded} embedded; "
+            f"{done.kept_out} private notes kept on this machine"
+        )
+        if done.ok:
+            click.echo(f"checked: counts agree, {done.sampled} sampled vectors bit for bit")
+        for problem in done.mismatches:
+            click.echo(f"MISMATCH: {problem}", err=True)
+
+    emit(done.to_dict(), as_json, text)
+    if not done.ok:
+        raise SystemExit(1)
 
 
 def _print_sync(result: SyncResult) -> None:

@@ -27,6 +27,8 @@ from mnemex.facts.consolidate import consolidate_check
 from mnemex.foundations.store import foundation_checks
 from mnemex.harvest.run import harvest_check
 from mnemex.index.backend import IndexStats
+from mnemex.index.sync import kept_out, names_kept_out
+from mnemex.vault import parse_note
 from mnemex.vault.gitsync import sync_checks
 
 #: Seconds a client waits for a stdio server's first answers by default (Codex: 10 s).
@@ -117,13 +119,19 @@ def _settings(exam: _Exam) -> list[Check]:
 def _index(exam: _Exam) -> list[Check]:
     """Fresh when every file is indexed as it is now, and no indexed note lost its file."""
     states = exam.brain.backend.note_states()
-    # a file sync refused (unreadable, too big) is never in the index: not drift
+    # a file sync refused (unreadable, too big) is never in the index: not drift; nor is
+    # a private note kept out of an index beyond this machine
     refused = set(exam.refused)
+    private = names_kept_out(exam.brain.vault, exam.brain.backend)
     stale = 0
     files = 0
     for entry in exam.brain.vault.iter_files():
-        files += 1
+        if kept_out(entry.rel, private):
+            continue
         state = states.pop(entry.rel, None)
+        if state is None and private and _private_by_frontmatter(Path(entry.path), private):
+            continue
+        files += 1
         if entry.rel in refused and state is None:
             continue
         if state is None or state.mtime_ns != entry.mtime_ns or state.size != entry.size:
@@ -140,6 +148,16 @@ def _index(exam: _Exam) -> list[Check]:
         f"fresh: {stats.notes} notes, {stats.chunks} chunks, last sync {stats.last_sync or 'never'}"
     )
     return [Check("index", "ok", detail)]
+
+
+def _private_by_frontmatter(path: Path, private: frozenset[str]) -> bool:
+    """A note whose frontmatter names a private project or domain (kept out of a shared
+    index by sync, so its absence there is no drift)."""
+    try:
+        meta = parse_note(path.read_text(encoding="utf-8")).frontmatter
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool({str(meta.get("project") or ""), str(meta.get("domain") or "")} & private)
 
 
 def _vectors(exam: _Exam) -> list[Check]:

@@ -18,12 +18,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mnemex.embed import Embedder
-from mnemex.index.backend import ChunkRecord, IndexBackend, LinkRecord, NoteRecord, NoteState
+from mnemex.errors import IndexUnavailable
+from mnemex.index.backend import (
+    ChunkRecord,
+    IndexBackend,
+    LinkRecord,
+    NoteRecord,
+    NoteState,
+    Scope,
+)
 from mnemex.index.chunking import Chunk, chunk_body
 from mnemex.report import Report
 from mnemex.text.dates import utc_iso
 from mnemex.vault import LinkResolver, Vault, parse_note, placement, sha256_bytes, sha256_text
+from mnemex.vault.history import is_repository, run_git
+from mnemex.vault.privacy import private_names
 from mnemex.vault.vault import FileEntry
+
+#: The commit of the vault a shared index was last written from.
+VAULT_COMMIT = "vault_commit"
+#: Why a private note is not in an index that may live beyond this machine.
+PRIVATE_ELSEWHERE = "private: never written to an index beyond this machine"
 
 #: Notes larger than this are not indexed (reported by name). A real note is
 #: rarely over a few hundred KB; a 50 MB ".md" is a log or a data dump.
@@ -153,6 +168,27 @@ def _read_entry(entry: FileEntry) -> tuple[bytes | None, str | None]:
     return data, None
 
 
+def names_kept_out(vault: Vault, backend: IndexBackend) -> frozenset[str]:
+    """The private names whose notes ``backend`` must never hold: none for an index on this
+    machine; every private domain and project for one that says ``holds_private = False``
+    (a database server), not even their paths (``notes/divorce-lawyer.md`` is itself data)."""
+    if getattr(backend, "holds_private", True):
+        return frozenset()
+    return frozenset(private_names(vault.settings))
+
+
+def kept_out(rel: str, private: frozenset[str], note: NoteRecord | None = None) -> bool:
+    """Whether the note at ``rel`` (its frontmatter's domain and project too, once read)
+    belongs to one of the ``private`` names."""
+    if not private:
+        return False
+    where = placement(rel)
+    names = {where.domain, where.project}
+    if note is not None:
+        names |= {note.domain, note.project}
+    return bool(names & private)
+
+
 @dataclass
 class _SyncRun:
     """What one sync has found so far; its steps read and extend it in order."""
@@ -191,6 +227,10 @@ class Indexer:
         self._embedder_factory = embedder
         self._embedder: Embedder | None = None
         self._progress = progress
+        self._private = names_kept_out(vault, backend)
+
+    def _kept_out(self, rel: str, note: NoteRecord | None = None) -> bool:
+        return kept_out(rel, self._private, note)
 
     @property
     def embedder(self) -> Embedder:
@@ -201,7 +241,10 @@ class Indexer:
     def sync(self) -> SyncResult:
         """Bring the index up to date with the files; returns what changed."""
         started = time.perf_counter()
+        head = self._check_not_behind()
+        self._check_embedder()
         run = _SyncRun(self.backend.note_states(), dict(self.backend.problems()))
+        self._take_out_private(run)
         left_out = self._read_files(run)
         self._leave_out(run, left_out)
         gone = {p: s for p, s in run.states.items() if p not in run.seen}
@@ -222,8 +265,68 @@ class Indexer:
         if run.dropped:
             backend.prune_vectors(run.dropped)
         backend.set_meta("last_sync", utc_iso())
+        if head:
+            backend.set_meta(VAULT_COMMIT, head)
         run.result.seconds = time.perf_counter() - started
         return run.result
+
+    def _check_embedder(self) -> None:
+        """An index other machines write too keeps one embedder: a machine whose embedder
+        differs is refused before it writes anything (its sync would drop their vectors).
+
+        Raises:
+            IndexUnavailable: the shared index's vectors are of another embedder.
+        """
+        backend = self.backend
+        if getattr(backend, "holds_private", True):
+            return
+        stored = backend.get_meta("embedder")
+        config = json.dumps(self.vault.settings.embedder, sort_keys=True)
+        if not stored or backend.get_meta("embedder_config") == config:
+            return
+        identity = self.embedder.identity
+        if identity != stored:
+            raise IndexUnavailable(
+                f"the shared index holds vectors of {stored}; this machine's embedder is "
+                f"{identity}: one embedder per shared index (set [embedder] as the other "
+                "machines have it); nothing was written"
+            )
+
+    def _check_not_behind(self) -> str | None:
+        """For an index other machines write too: this vault's commit, once it is sure the
+        index does not reflect a newer one (a writer behind it would undo others' work).
+
+        Raises:
+            IndexUnavailable: the index was last written from a commit this vault lacks.
+        """
+        if getattr(self.backend, "holds_private", True) or not is_repository(self.vault):
+            return None
+        head = run_git(self.vault, "rev-parse", "--verify", "-q", "HEAD").stdout.strip()
+        recorded = self.backend.get_meta(VAULT_COMMIT)
+        if not head or not recorded or recorded == head:
+            return head or None
+        known = run_git(self.vault, "merge-base", "--is-ancestor", recorded, head).returncode
+        if known != 0:
+            raise IndexUnavailable(
+                f"the shared index was last written from commit {recorded[:12]}, which this "
+                f"vault does not have (it is at {head[:12]}): pull (`mnemex sync`) first; "
+                "nothing was written"
+            )
+        return head
+
+    def _take_out_private(self, run: _SyncRun) -> None:
+        """A shared index holding a private note (written before it was shared, or before
+        its frontmatter named a private project) lets it go."""
+        if not self._private:
+            return
+        names = tuple(sorted(self._private))
+        backend = self.backend
+        ids = (backend.notes_in_scope(Scope(projects=names)) or set()) | (
+            backend.notes_in_scope(Scope(domains=names)) or set()
+        )
+        for row in backend.notes_by_id(ids).values():
+            if row.path in run.states:
+                run.forget(backend, row.path)
 
     def _read_files(self, run: _SyncRun) -> list[tuple[str, str]]:
         """Walk the vault: count the unchanged files, note the unreadable ones, and keep the
@@ -234,6 +337,11 @@ class Indexer:
         for entry in self.vault.iter_files(skipped=lambda rel, why: left_out.append((rel, why))):
             run.seen.add(entry.rel)
             state = run.states.get(entry.rel)
+            if self._kept_out(entry.rel):
+                report.add("skipped", entry.rel, PRIVATE_ELSEWHERE)
+                if state is not None:  # indexed before the index was shared
+                    run.forget(backend, entry.rel)
+                continue
             if state is not None and state.mtime_ns == entry.mtime_ns and state.size == entry.size:
                 report.add("unchanged")
                 continue
@@ -296,6 +404,12 @@ class Indexer:
                 reason = f"could not be parsed ({type(exc).__name__}: {exc})"
                 report.add("failed", rel, reason)
                 backend.set_problems(rel, [reason])
+                continue
+            if self._kept_out(rel, note):  # private by its frontmatter's project or domain
+                report.add("skipped", rel, PRIVATE_ELSEWHERE)
+                if rel in run.states:
+                    run.forget(backend, rel)
+                    resolver = None
                 continue
             # A move is written like a new note, but its chunk hashes are the old ones
             # (unless the title came from the file name), so nothing is embedded again.
@@ -389,4 +503,13 @@ class Indexer:
         return self.sync()
 
 
-__all__ = ["MAX_NOTE_BYTES", "Indexer", "SyncResult", "build_records", "embed_text"]
+__all__ = [
+    "MAX_NOTE_BYTES",
+    "PRIVATE_ELSEWHERE",
+    "Indexer",
+    "SyncResult",
+    "build_records",
+    "embed_text",
+    "kept_out",
+    "names_kept_out",
+]

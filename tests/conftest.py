@@ -15,6 +15,7 @@ from health_support import make_sick_vault, open_brain
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.vault import Vault, init_vault
+from postgres_support import LazyServer, serve
 
 
 @pytest.fixture(autouse=True)
@@ -85,3 +86,16 @@ def sick_brain(sick: Path) -> Iterator[Brain]:
     with open_brain(sick) as brain:
         brain.sync()
         yield brain
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LazyServer]:
+    """The session's one PostgreSQL server (postgres_support.py): its data in a temporary
+    folder, started only when a test first needs it, stopped when the session ends."""
+    server = LazyServer(tmp_path_factory.mktemp("postgres"))
+    serve(server)
+    try:
+        yield server
+    finally:
+        serve(None)
+        server.stop()

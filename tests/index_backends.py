@@ -1,4 +1,5 @@
-"""The index backends the tests run against: SQLite, and an in-memory reference backend.
+"""The index backends the tests run against: SQLite, an in-memory reference backend, and
+PostgreSQL (a real server, see postgres_support.py) when it can run here.
 
 :class:`MemoryIndex` implements the whole :class:`~mnemex.index.backend.IndexBackend`
 with dicts and numpy, as plainly as possible, so that a test parametrised over
@@ -19,6 +20,12 @@ What it does differently, on purpose:
 Everything else follows the contract as SQLite keeps it: a note's frontmatter is
 what JSON carries (dates as strings), its date falls back to the file's mtime,
 writes bump the generation, link targets are set by sync, never by the backend.
+
+``postgres`` is in :data:`BACKEND_NAMES` when its server can be imported (or
+``MNEMEX_REQUIRE_POSTGRES=1`` demands it): each vault a test opens gets a schema of its
+own on the session's one server. A PostgreSQL index may live beyond this machine, so it
+holds no private note (``holds_private = False``); a test about private notes being
+searchable when named skips there (:func:`skip_if_shared`).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
 from mnemex.brain import Brain
 from mnemex.embed import Embedder
@@ -57,11 +65,20 @@ from mnemex.index.backend import (
     UnresolvedLink,
     VectorTable,
 )
-from mnemex.index.open import register_backend
+from mnemex.index.open import BACKENDS, BackendFactory, register_backend
 from mnemex.vault import Vault
+from mnemex.vault.privacy import private_names
+from postgres_support import dsn, fresh_schema, importable, required
 
 #: What a parametrised test runs against.
 BACKEND_NAMES = ["sqlite", "memory"]
+if importable() or required():
+    BACKEND_NAMES.append("postgres")
+
+#: Vault root -> its PostgreSQL schema, for the vaults tests opened on PostgreSQL.
+_POSTGRES_SCHEMAS: dict[Path, str] = {}
+#: The real ``postgres`` factory (a DSN from the settings), for every other vault.
+_BUILTIN_POSTGRES: BackendFactory = BACKENDS["postgres"]
 
 _WORD_RE = re.compile(r"\w+")
 
@@ -524,11 +541,37 @@ def use_backend(root: Path, name: str) -> None:
             return stores.setdefault(vault.root, MemoryIndex())
 
         register_backend("memory", factory)
+    elif name == "postgres":
+        _use_postgres(root)
     settings = root / "mnemex.toml"
     settings.write_text(
         settings.read_text(encoding="utf-8") + f'\n[index]\nbackend = "{name}"\n',
         encoding="utf-8",
     )
+
+
+def _use_postgres(root: Path) -> None:
+    """Open the vault at ``root`` on a schema of its own on the session's server; any
+    other vault naming ``postgres`` still gets the real factory (a DSN from its settings)."""
+    server_dsn = dsn()  # skips (or fails) the test when the server cannot start
+    _POSTGRES_SCHEMAS[Vault(root).root] = fresh_schema()
+
+    def factory(vault: Vault) -> IndexBackend:
+        schema = _POSTGRES_SCHEMAS.get(vault.root)
+        if schema is None:
+            return _BUILTIN_POSTGRES(vault)
+        from mnemex.index.postgres.store import PostgresIndex
+
+        return PostgresIndex(server_dsn, schema, private=private_names(vault.settings))
+
+    register_backend("postgres", factory)
+
+
+def skip_if_shared(backend: IndexBackend, why: str) -> None:
+    """Skip a test whose subject is private notes held in the index: a backend that may
+    live beyond this machine (``holds_private = False``, PostgreSQL's) never holds them."""
+    if not getattr(backend, "holds_private", True):
+        pytest.skip(f"{type(backend).__name__} holds no private note: {why}")
 
 
 @contextmanager
@@ -589,4 +632,4 @@ def dump(backend: IndexBackend) -> dict[str, Any]:
     }
 
 
-__all__ = ["BACKEND_NAMES", "MemoryIndex", "brain_on", "dump", "use_backend"]
+__all__ = ["BACKEND_NAMES", "MemoryIndex", "brain_on", "dump", "skip_if_shared", "use_backend"]

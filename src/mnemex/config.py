@@ -102,6 +102,17 @@ class Settings:
         return str(self.embedder.get("name", "minilm"))
 
 
+def user_settings() -> dict[str, Any]:
+    """What the per-user config file says (empty when there is none): this machine's own
+    choices, such as ``[index] dsn``, which a vault's ``mnemex.toml`` (it syncs) cannot make.
+
+    Raises:
+        ConfigError: the file is not valid TOML.
+    """
+    path = user_config_file()
+    return _read_toml(path) if path.is_file() else {}
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -173,4 +184,5 @@ __all__ = [
     "resolve_vault",
     "settings_template",
     "user_config_file",
+    "user_settings",
 ]

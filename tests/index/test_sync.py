@@ -183,6 +183,8 @@ def test_a_fixed_file_leaves_the_problem_list(brain: Brain) -> None:
 
 
 def test_changing_the_embedder_re_embeds_every_chunk(vault_dir: Path, backend_name: str) -> None:
+    if backend_name == "postgres":
+        pytest.skip("a shared index keeps one embedder: sync refuses another (by design)")
     use_backend(vault_dir, backend_name)
     write(vault_dir, "a.md", "# One\n\none\n\n# Two\n\ntwo\n")
     with Brain(Vault(vault_dir), embedder=HashingEmbedder(dim=64)) as b:

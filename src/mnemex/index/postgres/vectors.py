@@ -1,0 +1,215 @@
+"""Vectors in pgvector: stored per (text hash, embedder), ranked in the database.
+
+The ``vectors`` column is a ``vector`` of no fixed width, so one schema can hold the
+vectors of an embedder being replaced beside the new one's; each embedder gets a partial
+HNSW index on its own width (``(vec::vector(d)) vector_cosine_ops WHERE embedder = ...``).
+It is made in bulk (:func:`build_hnsw`) once an embedding run has finished and the
+embedder has :data:`HNSW_MIN_VECTORS` vectors: building it over the rows is several times
+faster than growing it row by row through a first sync, and below that size an exact scan
+costs a few milliseconds. Once made, PostgreSQL keeps it up to date with every write.
+
+:func:`nearest` ranks the vectors first, ordered by the indexed expression so PostgreSQL
+can walk the index, keeping only vectors some chunk (of the notes asked for) uses; then it
+hands out the chunks of those vectors. A vector is shared by every chunk of its text, so
+the ``k`` best vectors hold the ``k`` best chunks.
+
+Differences from SQLite's brute force (:mod:`mnemex.index.sqlite.vectors`): with an HNSW
+index the ranking is approximate, so on a large index a hit may be missed (pgvector's
+iterative scan is turned on, so a filter on notes still returns ``k`` hits when there are);
+two different texts with exactly the same vector tie in no promised order; the score is
+``1 - (a <=> b)``, the cosine pgvector computes in single precision (it agrees with
+numpy's to about 1e-7 for unit vectors); a zero vector has no cosine in pgvector, so it
+ranks last with a score of 0 where SQLite's dot product would give it 0 in its place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from psycopg import sql
+
+from mnemex.index.backend import ChunkHit, VectorTable
+
+#: The widest vector pgvector's HNSW index takes; wider ones are ranked by a scan.
+HNSW_MAX_DIM = 2000
+#: Vectors of one embedder from which an HNSW index is worth its build.
+HNSW_MIN_VECTORS = 10_000
+#: Candidates HNSW keeps while searching, at least (pgvector's default is 40).
+EF_SEARCH = 100
+
+
+def vector_literal(vec: npt.NDArray[np.float32]) -> str:
+    """A vector as pgvector's text form; ``repr`` of a float32 reads back bit for bit."""
+    return "[" + ",".join(repr(float(x)) for x in np.asarray(vec, dtype=np.float32)) + "]"
+
+
+def index_name(embedder: str, dim: int) -> str:
+    """The HNSW index of one embedder's vectors of width ``dim``."""
+    return f"vectors_hnsw_{hashlib.sha256(embedder.encode()).hexdigest()[:12]}_{dim}"
+
+
+def build_hnsw(
+    db: psycopg.Connection[tuple[Any, ...]],
+    schema: str,
+    embedder: str,
+    min_vectors: int = HNSW_MIN_VECTORS,
+) -> bool:
+    """Make the HNSW index of ``embedder``'s vectors when it has none and holds at least
+    ``min_vectors`` of them (run inside a transaction); whether one was made.
+
+    The build may take longer than the connection's statement timeout (a minute or so
+    for 100,000 vectors of 384 dimensions), so that timeout is lifted for it alone.
+    """
+    row = db.execute(
+        "SELECT vector_dims(vec) FROM vectors WHERE embedder = %s LIMIT 1", (embedder,)
+    ).fetchone()
+    dim = int(row[0]) if row else 0
+    if not 0 < dim <= HNSW_MAX_DIM:
+        return False
+    name = index_name(embedder, dim)
+    found = db.execute(
+        "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = %s", (schema, name)
+    ).fetchone()
+    if found is not None:
+        return False
+    count = db.execute(
+        "SELECT count(*) FROM (SELECT 1 FROM vectors WHERE embedder = %s LIMIT %s) x",
+        (embedder, min_vectors),
+    ).fetchone()
+    if count is None or int(count[0]) < min_vectors:
+        return False
+    db.execute("SET LOCAL statement_timeout = 0")
+    db.execute(
+        sql.SQL(
+            "CREATE INDEX IF NOT EXISTS {name} ON {s}.vectors USING hnsw"
+            " ((vec::vector({dim})) vector_cosine_ops) WHERE embedder = {embedder}"
+        ).format(
+            name=sql.Identifier(name),
+            s=sql.Identifier(schema),
+            dim=sql.Literal(dim),
+            embedder=sql.Literal(embedder),
+        )
+    )
+    return True
+
+
+def drop_hnsw_except(db: psycopg.Connection[tuple[Any, ...]], schema: str, embedder: str) -> None:
+    """Drop the HNSW indexes of every embedder but ``embedder``."""
+    keep = index_name(embedder, 0).rsplit("_", 1)[0] + "_"
+    rows = db.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND tablename = 'vectors'"
+        " AND indexname LIKE 'vectors\\_hnsw\\_%%'",
+        (schema,),
+    ).fetchall()
+    for (name,) in rows:
+        if not str(name).startswith(keep):
+            db.execute(
+                sql.SQL("DROP INDEX IF EXISTS {}.{}").format(
+                    sql.Identifier(schema), sql.Identifier(str(name))
+                )
+            )
+
+
+def nearest(
+    db: psycopg.Connection[tuple[Any, ...]],
+    embedder: str,
+    query: npt.NDArray[np.float32],
+    k: int,
+    among: Collection[int] | None = None,
+    *,
+    iterative: bool = True,
+) -> list[ChunkHit]:
+    """The ``k`` chunks whose ``embedder`` vectors are nearest ``query`` by cosine distance,
+    best first (ties by chunk id), only chunks of the notes ``among`` when given."""
+    if k <= 0 or (among is not None and not among):
+        return []
+    dim = int(np.asarray(query).shape[-1])
+    db.execute(
+        "SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH, k))),)
+    )
+    if iterative:  # pgvector 0.8: a filtered HNSW scan goes on until it has k rows
+        db.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
+    distance = sql.SQL("(v.vec::vector({dim})) <=> {q}::vector({dim})").format(
+        dim=sql.Literal(dim), q=sql.Literal(vector_literal(query))
+    )
+    within = sql.SQL("")
+    if among is not None:
+        within = sql.SQL(" AND c.note_id = ANY(%(among)s)")
+    rows = db.execute(
+        sql.SQL(
+            "WITH top AS (SELECT v.hash, {d} AS d FROM vectors v WHERE v.embedder = {e}"
+            " AND EXISTS (SELECT 1 FROM chunks c WHERE c.hash = v.hash{w})"
+            " ORDER BY d LIMIT %(k)s)"
+            " SELECT c.id, c.note_id, top.d FROM top JOIN chunks c ON c.hash = top.hash{w}"
+            " ORDER BY top.d, c.id LIMIT %(k)s"
+        ).format(d=distance, e=sql.Literal(embedder), w=within),
+        {"k": k, "among": None if among is None else [int(n) for n in among]},
+    ).fetchall()
+    hits = []
+    for cid, nid, dist in rows:
+        score = 0.0 if dist is None or dist != dist else 1.0 - float(dist)  # NaN: a zero vector
+        hits.append(ChunkHit(int(cid), int(nid), score))
+    return hits
+
+
+def vector_table(
+    db: psycopg.Connection[tuple[Any, ...]],
+    embedder: str,
+    generation: int,
+    notes: Collection[int] | None = None,
+) -> VectorTable:
+    """The ``embedder`` vectors of the chunks (of ``notes`` when given), a row per chunk in
+    chunk id order. Vectors travel in pgvector's binary form (big-endian float32s)."""
+    where = ""
+    params: list[Any] = [embedder]
+    if notes is not None:
+        where = " AND c.note_id = ANY(%s)"
+        params.append([int(n) for n in notes])
+    rows: list[tuple[Any, ...]] = []
+    if notes is None or notes:
+        with db.cursor(binary=True) as cur:
+            cur.execute(
+                "SELECT c.id, c.note_id, vector_send(v.vec) FROM chunks c"
+                " JOIN vectors v ON v.hash = c.hash AND v.embedder = %s"
+                f" WHERE true{where} ORDER BY c.id",
+                params,
+            )
+            rows = cur.fetchall()
+    if not rows:
+        return VectorTable(
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros((0, 1), dtype=np.float32),
+            generation,
+        )
+    matrix = np.stack([_from_binary(bytes(r[2])) for r in rows])
+    return VectorTable(
+        np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+        np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
+        matrix,
+        generation,
+    )
+
+
+def _from_binary(data: bytes) -> npt.NDArray[np.float32]:
+    """pgvector's binary form: int16 width, int16 unused, then big-endian float32s."""
+    dim = int.from_bytes(data[:2], "big")
+    return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32)
+
+
+__all__ = [
+    "EF_SEARCH",
+    "HNSW_MAX_DIM",
+    "HNSW_MIN_VECTORS",
+    "build_hnsw",
+    "drop_hnsw_except",
+    "index_name",
+    "nearest",
+    "vector_literal",
+    "vector_table",
+]

@@ -30,8 +30,8 @@ from mnemex.errors import MnemexError, NoteNotFound, VaultError
 from mnemex.facts.record import confirm_fact, correct_fact, retract_fact
 from mnemex.facts.serve import facts_about
 from mnemex.foundations.store import approve_foundation, list_drafts, list_foundations
-from mnemex.health import KINDS, dismiss_issue, fix_issue, read_history, record_scan, scan
-from mnemex.health.ids import kind_of
+from mnemex.health import dismiss_issue, fix_issue, read_history, record_scan, scan
+from mnemex.health.served import served_issue_report, visible_report
 from mnemex.index.backend import Scope
 from mnemex.ingest.run import mcp_ingest_file
 from mnemex.memories.forget import apply_forget, plan_forget
@@ -373,36 +373,19 @@ def graph(state: UiState, request: Request, params: dict[str, Any]) -> dict[str,
 # -- health --------------------------------------------------------------------------
 
 
-def _visible_report(state: UiState, kinds: tuple[str, ...] = KINDS) -> Any:
-    brain = state.fresh()
-    report = scan(brain.vault, brain.backend, kinds=kinds)
-    hides = state.privacy.hides_path
-    for kind, issues in report.issues.items():
-        report.issues[kind] = [i for i in issues if not any(hides(f) for f in i.files)]
-    return report
-
-
 @endpoint("GET", "/api/health")
 def health(state: UiState, request: Request, params: dict[str, Any]) -> dict[str, Any]:
-    report = _visible_report(state)
+    report = visible_report(state.fresh(), state.privacy)
     data: dict[str, Any] = report.to_dict()
     data["history"] = read_history(state.brain.vault, 60)
     return data
-
-
-def _served_issue(state: UiState, issue_id: str) -> None:
-    kind = kind_of(issue_id)
-    if kind is None:
-        raise VaultError(f"{issue_id!r} is not a health issue id")
-    if _visible_report(state, (kind,)).find(issue_id) is None:
-        raise VaultError(f"no current issue {issue_id} (fixed already?); reload the report")
 
 
 @endpoint("POST", "/api/health/fix", writes=True)
 def health_fix(state: UiState, request: Request, params: dict[str, Any]) -> dict[str, Any]:
     """Without ``plan_id``: the plan (its diff). With it: applied, one commit."""
     issue_id = str(_arg(params, "id"))
-    _served_issue(state, issue_id)
+    served_issue_report(state.fresh(), state.privacy, issue_id)
     plan_id = params.get("plan_id") or None
     result = fix_issue(state.brain, issue_id, plan_id)
     if plan_id:
@@ -421,12 +404,7 @@ def health_record(state: UiState, request: Request, params: dict[str, Any]) -> d
 @endpoint("POST", "/api/health/dismiss", writes=True)
 def health_dismiss(state: UiState, request: Request, params: dict[str, Any]) -> dict[str, Any]:
     issue_id = str(_arg(params, "id"))
-    kind = kind_of(issue_id)
-    if kind is None:
-        raise VaultError(f"{issue_id!r} is not a health issue id")
-    report = _visible_report(state, (kind,))
-    if report.find(issue_id) is None:
-        raise VaultError(f"no current issue {issue_id} (fixed already?); reload the report")
+    report = served_issue_report(state.fresh(), state.privacy, issue_id)
     reason = params.get("reason") or None
     return dismiss_issue(state.brain.vault, report, issue_id, reason)
 

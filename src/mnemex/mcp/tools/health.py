@@ -10,12 +10,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from mnemex.errors import VaultError
-from mnemex.health import KINDS, HealthReport, dismiss_issue, fix_issue, scan
-from mnemex.health.ids import Kind, kind_of
+from mnemex.health import KINDS, dismiss_issue, fix_issue
+from mnemex.health.ids import Kind
+from mnemex.health.served import served_issue_report, visible_report
 from mnemex.mcp.params import PlanId
 from mnemex.mcp.registry import Ctx, state_of, tool
-from mnemex.mcp.state import ServerState
 
 _IssueId = Annotated[
     str,
@@ -24,28 +23,6 @@ _IssueId = Annotated[
         description="An issue id from scan_health.",
     ),
 ]
-
-
-def _visible(state: ServerState, report: HealthReport) -> HealthReport:
-    hides = state.privacy.hides_path
-    for kind, issues in report.issues.items():
-        report.issues[kind] = [i for i in issues if not any(hides(f) for f in i.files)]
-    return report
-
-
-def _served_issue_report(state: ServerState, issue_id: str) -> HealthReport:
-    kind = kind_of(issue_id)
-    if kind is None:
-        raise VaultError(f"{issue_id!r} is not a health issue id")
-    brain = state.brain
-    report = _visible(
-        state, scan(brain.vault, brain.backend, kinds=(kind,), include_dismissed=True)
-    )
-    if report.find(issue_id) is None:
-        raise VaultError(
-            f"no current issue {issue_id} (fixed already, or not served here); call scan_health"
-        )
-    return report
 
 
 @tool(title="Scan the brain's health")
@@ -63,7 +40,7 @@ def scan_health(
     """
     state = state_of(ctx)
     brain = state.brain
-    report = _visible(state, scan(brain.vault, brain.backend, kinds=tuple(kinds or KINDS)))
+    report = visible_report(brain, state.privacy, kinds or KINDS)
     data = report.to_dict()
     for kind in KINDS:
         if len(data[kind]) > max_per_kind:
@@ -87,7 +64,7 @@ def fix_health_issue(
     Example: fix_health_issue(id='broken_links-0123456789ab')
     """
     state = state_of(ctx)
-    _served_issue_report(state, id)
+    served_issue_report(state.brain, state.privacy, id)
     result = fix_issue(state.brain, id, plan_id, allow_loss=allow_loss)
     if plan_id is not None:
         state.wrote()
@@ -108,7 +85,7 @@ def dismiss_health_issue(
     Example: dismiss_health_issue(id='duplicates-5e0c1a9b2d44')
     """
     state = state_of(ctx)
-    report = _served_issue_report(state, id)
+    report = served_issue_report(state.brain, state.privacy, id)
     return dismiss_issue(state.brain.vault, report, id, reason)
 
 

@@ -76,6 +76,24 @@ def test_two_machines_saving_handoffs_for_one_project_never_conflict(
         assert [h.name for h in handoffs] == sorted([machine_name(a), machine_name(b)])
 
 
+def test_machines_that_sync_in_turn_end_at_one_commit(
+    machines: tuple[Vault, Vault, Path],
+) -> None:
+    """A machine with nothing of its own fast-forwards: a merge commit each time would
+    leave every machine one commit ahead of the others, for ever."""
+    a, b, bare = machines
+    write(a.root, "notes/a.md", "# A\n")
+    write(b.root, "notes/b.md", "# B\n")
+    for vault in (a, b, a, b):
+        assert sync(vault)["pushed"]
+    heads = {git(v.root, "rev-parse", "HEAD").strip() for v in (a, b)}
+    assert heads == {git(bare, "rev-parse", "main").strip()}
+    before = git(a.root, "rev-list", "--count", "HEAD")
+    sync(a)
+    sync(b)
+    assert git(b.root, "rev-list", "--count", "HEAD") == before
+
+
 def test_a_conflicting_wiki_page_keeps_both_versions_and_is_reported(
     machines: tuple[Vault, Vault, Path],
 ) -> None:

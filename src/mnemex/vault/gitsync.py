@@ -3,7 +3,8 @@
 - Only committable paths are committed (never ``.mnemex/`` or a private domain or
   project, whatever ``.gitignore`` says), and the push is refused when a private
   or machine-local path is tracked.
-- The pull is a merge (``git merge`` of the fetched branch). Per-machine files
+- The pull is a merge (``git merge`` of the fetched branch; a fast-forward when this
+  machine has nothing of its own, so machines that sync in turn agree). Per-machine files
   (handoffs, journals) never meet, so they never conflict.
 - A real conflict in a shared file (a brief, a wiki page) is never resolved
   silently: ours stays at the path, the other side's version is saved beside it
@@ -259,7 +260,6 @@ def sync(vault: Vault, remote: str | None = None, merge: Merger | None = None) -
                 vault,
                 "merge",
                 "--no-edit",
-                "--no-ff",
                 "--allow-unrelated-histories",
                 "-q",
                 upstream,

@@ -34,7 +34,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,9 @@ class MemoryIndex:
         self._vectors: dict[tuple[str, str], bytes] = {}  # (text hash, embedder) -> float32s
         self._problems: list[tuple[str, str]] = []
         self._next_id = 0
+
+    def writer(self, wait: float) -> AbstractContextManager[bool]:
+        return nullcontext(True)
 
     def close(self) -> None:
         pass

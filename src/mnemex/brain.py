@@ -63,15 +63,17 @@ class Brain:
     def indexer(self, progress: ProgressFactory | None = None) -> Indexer:
         return Indexer(self.vault, self.backend, lambda: self.embedder, progress=progress)
 
-    def sync(self, progress: ProgressFactory | None = None) -> SyncResult:
-        """Bring the index up to date with the vault (incremental)."""
+    def sync(self, progress: ProgressFactory | None = None, wait: float = 0.0) -> SyncResult:
+        """Bring the index up to date with the vault (incremental). An index other
+        machines write too may defer it (see :meth:`Indexer.sync`; ``wait`` is how long
+        to wait for another writer)."""
         with self.vault.lock("index"):
-            return self.indexer(progress).sync()
+            return self.indexer(progress).sync(wait)
 
-    def rebuild(self, progress: ProgressFactory | None = None) -> SyncResult:
-        """Rebuild the index from the files."""
+    def rebuild(self, progress: ProgressFactory | None = None, wait: float = 0.0) -> SyncResult:
+        """Rebuild the index from the files (deferred as :meth:`sync` is)."""
         with self.vault.lock("index"):
-            return self.indexer(progress).rebuild()
+            return self.indexer(progress).rebuild(wait)
 
     def links_to_nowhere(self, limit: int = 50) -> tuple[int, list[UnresolvedLink]]:
         """Links that name no note and no other file of the vault, as Obsidian resolves

@@ -9,7 +9,9 @@ import sys
 
 import click
 
+from mnemex.brain import Brain
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
+from mnemex.errors import ConfigError, IndexUnavailable
 
 
 @click.command()
@@ -25,10 +27,15 @@ from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
 def doctor(app: Context, no_embedder: bool, secrets: bool, as_json: bool) -> None:
     """Check the vault, the index's freshness, the embedder, that `mnemex serve` answers a
     client within 10 s (and each installed client's server); list files not indexed."""
-    from mnemex.health.doctor import diagnose, diagnose_secrets
+    # An index that cannot be opened (a PostgreSQL server down, pgvector missing) is a
+    # failed `backend` check, and the checks that need no index still run.
+    from mnemex.config import resolve_vault
+    from mnemex.health.doctor import diagnose, diagnose_secrets, diagnose_unopened
+    from mnemex.vault import Vault
 
+    location = resolve_vault(app.vault)
     if secrets:
-        found = diagnose_secrets(app.brain.vault.root)
+        found = diagnose_secrets(Vault(location.path).root)  # the index is not needed
 
         def secrets_text() -> None:
             check = found["checks"][0]
@@ -46,9 +53,28 @@ def doctor(app: Context, no_embedder: bool, secrets: bool, as_json: bool) -> Non
             sys.exit(1)
         return
 
+    from mnemex.index.open import backend_name
     from mnemex.mcp.probe import serve_check
 
-    data = diagnose(app.brain, load_embedder=not no_embedder, serve_check=serve_check)
+    vault = Vault(location.path)
+    try:
+        brain = Brain(vault, location=location)
+    except (IndexUnavailable, ConfigError) as exc:  # the index's backend, not the vault
+        try:
+            name = backend_name(vault)
+        except ConfigError:
+            name = "index"
+        data = diagnose_unopened(
+            vault,
+            location,
+            str(exc),
+            name,
+            load_embedder=not no_embedder,
+            serve_check=serve_check,
+        )
+    else:
+        with brain:
+            data = diagnose(brain, load_embedder=not no_embedder, serve_check=serve_check)
 
     def text() -> None:
         marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL"}

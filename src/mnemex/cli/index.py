@@ -20,8 +20,8 @@ from mnemex.cli.app import (
     print_report,
     progress_for,
 )
-from mnemex.errors import MnemexError
-from mnemex.index.sync import SyncResult
+from mnemex.errors import IndexUnavailable, MnemexError
+from mnemex.index.sync import WRITER_WAIT, SyncResult
 
 
 @click.group(invoke_without_command=True)
@@ -38,8 +38,15 @@ def index(ctx: click.Context, allow_empty: bool, as_json: bool) -> None:
     app: Context = ctx.obj
     brain = app.brain
     _refuse_emptying(brain, allow_empty)
-    result = brain.sync(progress_for(as_json))
+    result = _written(brain.sync(progress_for(as_json), wait=WRITER_WAIT))
     emit(result.to_dict(), as_json, lambda: _print_sync(result))
+
+
+def _written(result: SyncResult) -> SyncResult:
+    """``result``, when the sync ran: one someone asked for may not be quietly deferred."""
+    if result.deferred:
+        raise IndexUnavailable(result.deferred)
+    return result
 
 
 def _refuse_emptying(brain: Brain, allowed: bool) -> None:
@@ -101,7 +108,7 @@ def index_rebuild(app: Context, allow_empty: bool, as_json: bool) -> None:
     """Throw the index away and build it again from the files."""
     brain = app.brain
     _refuse_emptying(brain, allow_empty)
-    result = brain.rebuild(progress_for(as_json))
+    result = _written(brain.rebuild(progress_for(as_json), wait=WRITER_WAIT))
     emit(result.to_dict(), as_json, lambda: _print_sync(result))
 
 

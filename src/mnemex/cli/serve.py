@@ -15,7 +15,7 @@ import click
 from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
 from mnemex.clients.install import CLIENTS, ConfigChange, install_client, uninstall_client
 from mnemex.config import SETTINGS_FILE, resolve_vault
-from mnemex.errors import ConfigError
+from mnemex.errors import ConfigError, IndexUnavailable
 
 _SCOPES = click.Choice(["user", "local", "project"])
 _PROFILES = click.Choice(["all", "read"])
@@ -97,7 +97,14 @@ def serve(
         refresh_seconds=refresh,
         cwd=Path.cwd(),
     )
-    state = ServerState(app.brain, options)
+    # An index that cannot be opened (a PostgreSQL server down) stops the server at once,
+    # which a client shows as a server that did not start; one lost later fails only the
+    # calls made while it is gone (the next call connects again).
+    try:
+        brain = app.brain
+    except IndexUnavailable as exc:
+        raise IndexUnavailable(f"mnemex serve cannot start without its index: {exc}") from None
+    state = ServerState(brain, options)
     if use_http:
         from mnemex.mcp.http import MCP_PATH, check_host, run_http, token_path
 

@@ -1,6 +1,8 @@
 """``mnemex doctor``: is the brain healthy enough to trust?
 
-Checks that the vault is found (and how), the settings parse, the index exists
+Checks that the vault is found (and how), the settings parse, the index's backend answers
+(a PostgreSQL server: its version, pgvector's, the schema; one that cannot be reached or
+lacks pgvector fails, and the checks that need no index still run), the index exists
 and is fresh against the files, every chunk text has a vector, the embedder loads and
 answers, that ``mnemex serve`` answers an agent client within its start-up limit, and
 lists files that could not be indexed, and that every agent client mnemex was installed
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +24,15 @@ from mnemex.clients.install import (
     CODEX_STARTUP_TIMEOUT_SEC,
     check_installed_clients,
 )
-from mnemex.errors import MnemexError
+from mnemex.config import VaultLocation
+from mnemex.embed import load_embedder as load_configured_embedder
+from mnemex.errors import IndexUnavailable, MnemexError
 from mnemex.facts.consolidate import consolidate_check
 from mnemex.foundations.store import foundation_checks
 from mnemex.harvest.run import harvest_check
 from mnemex.index.backend import IndexStats
 from mnemex.index.sync import kept_out, names_kept_out
-from mnemex.vault import parse_note
+from mnemex.vault import Vault, parse_note
 from mnemex.vault.gitsync import sync_checks
 
 #: Seconds a client waits for a stdio server's first answers by default (Codex: 10 s).
@@ -63,35 +67,83 @@ def diagnose(
     has an MCP client passes it (:func:`mnemex.mcp.probe.serve_check`), since the core
     imports no MCP client.
     """
-    stats = replace(brain.backend.stats(), unresolved_links=brain.links_to_nowhere(limit=0)[0])
-    exam = _Exam(brain, stats, brain.backend.problems(), load_embedder, probe_clients, serve_check)
-    checks = [check for run in _CHECKS for check in run(exam)]
+    backend = brain.backend
+    exam = _Exam(brain.vault, brain.location, load_embedder, probe_clients, serve_check, brain)
+    try:
+        describe = getattr(backend, "describe", None)
+        info: dict[str, Any] | None = dict(describe()) if callable(describe) else None
+        stats = replace(backend.stats(), unresolved_links=brain.links_to_nowhere(limit=0)[0])
+        problems = backend.problems()
+    except IndexUnavailable as exc:  # opened, but the server went away since
+        name = "postgres" if callable(getattr(backend, "describe", None)) else "index"
+        return _report(replace(exam, brain=None, backend_name=name, index_error=str(exc)))
+    return _report(replace(exam, stats=stats, problems=problems, backend_info=info))
+
+
+def diagnose_unopened(
+    vault: Vault,
+    location: VaultLocation,
+    error: str,
+    backend: str,
+    load_embedder: bool = True,
+    probe_clients: bool = True,
+    serve_check: Callable[[Path], Check] | None = None,
+) -> dict[str, Any]:
+    """The checks of :func:`diagnose` for a vault whose index could not be opened (a
+    PostgreSQL server that cannot be reached, pgvector missing, a DSN refused): the
+    ``backend`` check fails with ``error``; the index's own checks are left out, every
+    other one runs."""
+    exam = _Exam(vault, location, load_embedder, probe_clients, serve_check)
+    return _report(replace(exam, backend_name=backend, index_error=error))
+
+
+def _report(exam: _Exam) -> dict[str, Any]:
+    checks: list[Check] = []
+    for run in _CHECKS:
+        try:
+            checks += run(exam)
+        except IndexUnavailable as exc:  # the server went away during the checks
+            checks.append(Check("backend", "fail", str(exc)))
     worst = (
         "fail"
         if any(c.status == "fail" for c in checks)
         else ("warn" if any(c.status == "warn" for c in checks) else "ok")
     )
-    return {
+    stats = exam.stats
+    data: dict[str, Any] = {
         "status": worst,
         "checks": [c.to_dict() for c in checks],
         "counts": {
-            k: getattr(stats, k) for k in ("notes", "chunks", "links", "unresolved_links", "tags")
+            k: getattr(stats, k) if stats is not None else None
+            for k in ("notes", "chunks", "links", "unresolved_links", "tags")
         },
         "problems": [{"path": p, "reason": r} for p, r in exam.problems],
     }
+    if exam.index_error is not None:
+        data["backend"] = {"backend": exam.backend_name, "ok": False, "error": exam.index_error}
+    elif exam.backend_info is not None:
+        data["backend"] = {**exam.backend_info, "ok": True}
+    return data
 
 
 @dataclass(frozen=True)
 class _Exam:
-    """What the checks read: the brain, the index's counts and problems (read once), and
-    the options of this run."""
+    """What the checks read: the vault, the brain (None when its index could not be
+    opened, with ``index_error`` saying why), the index's counts and problems (read
+    once), what the backend says of itself, and the options of this run."""
 
-    brain: Brain
-    stats: IndexStats
-    problems: list[tuple[str, str]]  # (path, reason) of the files sync refused or warned on
+    vault: Vault
+    location: VaultLocation
     load_embedder: bool
     probe_clients: bool
     serve_check: Callable[[Path], Check] | None
+    brain: Brain | None = None
+    stats: IndexStats | None = None
+    #: (path, reason) of the files sync refused or warned on
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    backend_info: dict[str, Any] | None = None  # the backend's describe(), when it has one
+    backend_name: str = "index"
+    index_error: str | None = None
 
     @property
     def refused(self) -> list[str]:
@@ -100,12 +152,11 @@ class _Exam:
 
 
 def _vault(exam: _Exam) -> list[Check]:
-    brain = exam.brain
-    return [Check("vault", "ok", f"{brain.vault.root} ({brain.location.source})")]
+    return [Check("vault", "ok", f"{exam.vault.root} ({exam.location.source})")]
 
 
 def _settings(exam: _Exam) -> list[Check]:
-    settings = exam.brain.vault.settings
+    settings = exam.vault.settings
     return [
         Check(
             "settings",
@@ -116,16 +167,35 @@ def _settings(exam: _Exam) -> list[Check]:
     ]
 
 
+def _backend(exam: _Exam) -> list[Check]:
+    """The index's backend, when it lives beyond this machine (PostgreSQL: the server's
+    version, pgvector's, the schema and where, never a password), or why it could not be
+    opened."""
+    if exam.index_error is not None:
+        return [Check("backend", "fail", f"{exam.backend_name}: {exam.index_error}")]
+    info, stats = exam.backend_info, exam.stats
+    if info is None or stats is None:
+        return []  # on this machine (SQLite): the index check says enough
+    detail = (
+        f"{info.get('backend', '?')}: PostgreSQL {info.get('server', '?')}, pgvector "
+        f"{info.get('pgvector', '?')}, schema {info.get('schema', '?')} at "
+        f"{info.get('where', '?')}; {stats.notes} notes, {stats.chunks} chunks"
+    )
+    return [Check("backend", "ok", detail)]
+
+
 def _index(exam: _Exam) -> list[Check]:
     """Fresh when every file is indexed as it is now, and no indexed note lost its file."""
+    if exam.brain is None or exam.stats is None:
+        return []  # the backend check says why there is no index to check
     states = exam.brain.backend.note_states()
     # a file sync refused (unreadable, too big) is never in the index: not drift; nor is
     # a private note kept out of an index beyond this machine
     refused = set(exam.refused)
-    private = names_kept_out(exam.brain.vault, exam.brain.backend)
+    private = names_kept_out(exam.vault, exam.brain.backend)
     stale = 0
     files = 0
-    for entry in exam.brain.vault.iter_files():
+    for entry in exam.vault.iter_files():
         if kept_out(entry.rel, private):
             continue
         state = states.pop(entry.rel, None)
@@ -161,6 +231,8 @@ def _private_by_frontmatter(path: Path, private: frozenset[str]) -> bool:
 
 
 def _vectors(exam: _Exam) -> list[Check]:
+    if exam.brain is None or exam.stats is None:
+        return []
     missing = _chunks_without_vectors(exam.brain, exam.stats)
     return [Check("vectors", "warn", missing)] if missing else []
 
@@ -171,7 +243,11 @@ def _embedder(exam: _Exam) -> list[Check]:
         return []
     try:
         started = time.perf_counter()
-        embedder = exam.brain.embedder  # loaded on first use: a load that fails is a fail
+        if exam.brain is not None:
+            embedder = exam.brain.embedder  # loaded on first use: a load that fails is a fail
+        else:
+            settings = exam.vault.settings
+            embedder = load_configured_embedder(settings.embedder_name, settings.embedder)
         vec = embedder.embed_query("mnemex doctor")
         ms = (time.perf_counter() - started) * 1000
     except MnemexError as exc:
@@ -183,7 +259,7 @@ def _embedder(exam: _Exam) -> list[Check]:
             f"{embedder.identity}, {len(vec)} dimensions, loaded and answered in {ms:.0f} ms",
         )
     ]
-    indexed_with = exam.stats.embedder
+    indexed_with = exam.stats.embedder if exam.stats is not None else None
     if indexed_with and indexed_with != embedder.identity:
         detail = f"index was embedded with {indexed_with}; `mnemex index` re-embeds"
         checks.append(Check("embedder", "warn", detail))
@@ -193,7 +269,7 @@ def _embedder(exam: _Exam) -> list[Check]:
 def _serve(exam: _Exam) -> list[Check]:
     if not exam.probe_clients or exam.serve_check is None:
         return []
-    return [exam.serve_check(exam.brain.vault.root)]
+    return [exam.serve_check(exam.vault.root)]
 
 
 def _installed_clients(exam: _Exam) -> list[Check]:
@@ -202,22 +278,22 @@ def _installed_clients(exam: _Exam) -> list[Check]:
 
 def _git_sync(exam: _Exam) -> list[Check]:
     """Conflict copies, private files tracked."""
-    return [Check(**c) for c in sync_checks(exam.brain.vault)]
+    return [Check(**c) for c in sync_checks(exam.vault)]
 
 
 def _foundations(exam: _Exam) -> list[Check]:
     """Foundations changed outside mnemex, or not listed."""
-    return [Check(**c) for c in foundation_checks(exam.brain.vault)]
+    return [Check(**c) for c in foundation_checks(exam.vault)]
 
 
 def _harvest(exam: _Exam) -> list[Check]:
     """The heartbeat: harvest stopped or failed."""
-    return [Check(**harvest_check(exam.brain.vault))]
+    return [Check(**harvest_check(exam.vault))]
 
 
 def _consolidate(exam: _Exam) -> list[Check]:
     """The consolidation pass's heartbeat: when it last ran, whether it failed."""
-    return [Check(**consolidate_check(exam.brain.vault))]
+    return [Check(**consolidate_check(exam.vault))]
 
 
 def _problem_files(exam: _Exam) -> list[Check]:
@@ -238,6 +314,7 @@ def _problem_files(exam: _Exam) -> list[Check]:
 _CHECKS: tuple[Callable[[_Exam], list[Check]], ...] = (
     _vault,
     _settings,
+    _backend,
     _index,
     _vectors,
     _embedder,
@@ -297,4 +374,11 @@ def diagnose_secrets(vault_root: Path) -> dict[str, Any]:
     }
 
 
-__all__ = ["SERVE_GIVE_UP", "SERVE_LIMIT", "Check", "diagnose", "diagnose_secrets"]
+__all__ = [
+    "SERVE_GIVE_UP",
+    "SERVE_LIMIT",
+    "Check",
+    "diagnose",
+    "diagnose_secrets",
+    "diagnose_unopened",
+]

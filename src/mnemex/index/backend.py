@@ -43,6 +43,7 @@ reading of this contract.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -295,6 +296,13 @@ class IndexBackend(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    def writer(self, wait: float) -> AbstractContextManager[bool]:
+        """The right to write the index for the block: it yields True when held, False
+        when another process held it for all of ``wait`` seconds (then nothing may be
+        written). An index only this machine writes (SQLite, under the vault's own lock)
+        always yields True; a shared one lets one sync run at a time across machines."""
+        ...
 
     # -- what sync writes ---------------------------------------------------------
     def note_states(self) -> dict[str, NoteState]: ...

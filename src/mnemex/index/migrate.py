@@ -20,7 +20,7 @@ from typing import Any
 from mnemex.embed import Embedder
 from mnemex.errors import IndexUnavailable
 from mnemex.index.backend import IndexBackend
-from mnemex.index.sync import Indexer, kept_out, names_kept_out
+from mnemex.index.sync import BUSY, WRITER_WAIT, Indexer, kept_out, names_kept_out
 from mnemex.vault import Vault
 
 #: Vectors compared bit for bit after a move.
@@ -59,16 +59,36 @@ def migrate_index(
     replace: bool = False,
     seed: int = 0,
 ) -> Migrated:
-    """Build ``target`` from the vault with ``source``'s vectors, then check it.
+    """Build ``target`` from the vault with ``source``'s vectors, then check it, holding
+    the target's writer lock throughout.
 
     Raises:
-        IndexUnavailable: the target already holds notes and ``replace`` is false.
+        IndexUnavailable: the target already holds notes and ``replace`` is false, another
+            machine is writing it, or this vault is behind the commit it was written from.
     """
+    with target.writer(WRITER_WAIT) as held:
+        if not held:
+            raise IndexUnavailable(BUSY)
+        return _migrate(vault, source, target, embedder, replace, seed)
+
+
+def _migrate(
+    vault: Vault,
+    source: IndexBackend,
+    target: IndexBackend,
+    embedder: Callable[[], Embedder],
+    replace: bool,
+    seed: int,
+) -> Migrated:
     if target.stats().notes and not replace:
         raise IndexUnavailable(
             f"the target index ({target.stats().path}) already holds "
             f"{target.stats().notes} notes; pass --replace to build it again from the vault"
         )
+    indexer = Indexer(vault, target, embedder)
+    behind = indexer.behind()
+    if behind:
+        raise IndexUnavailable(behind)
     target.reset()
     done = Migrated()
     identity = source.stats().embedder
@@ -79,7 +99,9 @@ def migrate_index(
             if value is not None:
                 target.set_meta(key, value)
         done.vectors_copied = _copy_vectors(source, target, identity, private)
-    result = Indexer(vault, target, embedder).sync()
+    result = indexer.sync()
+    if result.deferred:
+        raise IndexUnavailable(result.deferred)
     done.embedded = result.embedded
     _check(source, target, identity, private, done, seed)
     return done

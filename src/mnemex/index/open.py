@@ -60,9 +60,11 @@ def _builtins(registry: Registry[BackendFactory]) -> None:
                 f'[index] backend = "postgres" needs a DSN: set {DSN_ENV} or [index] dsn '
                 f"in {user_config_file()} (this machine's choice, never mnemex.toml)"
             )
-        return PostgresIndex(
-            dsn, f"mnemex_{vault_id(vault)}", private=private_names(vault.settings)
-        )
+        given, minted = _vault_id(vault)
+        index = PostgresIndex(dsn, f"mnemex_{given}", private=private_names(vault.settings))
+        if minted:  # written only once the server answered: a failed start changes no file
+            _write_vault_id(vault, given)
+        return index
 
     registry.register("sqlite", sqlite)
     registry.register("postgres", postgres)
@@ -132,6 +134,14 @@ def vault_id(vault: Vault) -> str:
     Raises:
         ConfigError: ``[index] vault_id`` is not 8 to 32 lower-case letters and digits.
     """
+    given, minted = _vault_id(vault)
+    if minted:
+        _write_vault_id(vault, given)
+    return given
+
+
+def _vault_id(vault: Vault) -> tuple[str, bool]:
+    """The vault's id, and whether it was minted now (and is not written yet)."""
     given = vault.settings.index.get("vault_id")
     if given is not None:
         if not isinstance(given, str) or not _VAULT_ID_RE.fullmatch(given):
@@ -139,11 +149,9 @@ def vault_id(vault: Vault) -> str:
                 f"{vault.root / SETTINGS_FILE}: [index] vault_id must be 8 to 32 lower-case "
                 "letters and digits"
             )
-        return given
+        return given, False
     roots = run_git(vault, "rev-list", "--max-parents=0", "HEAD").stdout.split()
-    minted = sorted(roots)[0][:16] if roots else secrets.token_hex(8)
-    _write_vault_id(vault, minted)
-    return minted
+    return (sorted(roots)[0][:16] if roots else secrets.token_hex(8)), True
 
 
 def _write_vault_id(vault: Vault, minted: str) -> None:

@@ -37,6 +37,10 @@ from mnemex.vault.vault import FileEntry
 
 #: The commit of the vault a shared index was last written from.
 VAULT_COMMIT = "vault_commit"
+#: Why a sync wrote nothing: another process was writing the shared index.
+BUSY = "another machine is writing the shared index: nothing was written; the next sync tries again"
+#: How long (seconds) a command someone ran waits for another machine's sync to end.
+WRITER_WAIT = 120.0
 #: Why a private note is not in an index that may live beyond this machine.
 PRIVATE_ELSEWHERE = "private: never written to an index beyond this machine"
 
@@ -56,15 +60,21 @@ class SyncResult:
     moved: int = 0
     embedded: int = 0
     seconds: float = 0.0
+    #: Why this sync wrote nothing to an index other machines write too (another writer
+    #: held it, or this vault is behind the commit it was written from); None: it ran.
+    deferred: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             **self.report.to_dict(),
             "removed": self.removed,
             "moved": self.moved,
             "embedded": self.embedded,
             "seconds": round(self.seconds, 3),
         }
+        if self.deferred:
+            out["deferred"] = self.deferred
+        return out
 
 
 def embed_text(title: str | None, heading: str, text: str) -> str:
@@ -238,11 +248,41 @@ class Indexer:
             self._embedder = self._embedder_factory()
         return self._embedder
 
-    def sync(self) -> SyncResult:
-        """Bring the index up to date with the files; returns what changed."""
+    def sync(self, wait: float = 0.0) -> SyncResult:
+        """Bring the index up to date with the files; returns what changed.
+
+        An index other machines write too is written by one of them at a time: when
+        another holds it for all of ``wait`` seconds, or this vault is behind the commit
+        the index was last written from, nothing is written and the result says why
+        (:attr:`SyncResult.deferred`); the next sync tries again.
+
+        Raises:
+            IndexUnavailable: the index cannot be reached, or holds another embedder's
+                vectors.
+        """
+        return self._locked(wait, rebuild=False)
+
+    def rebuild(self, wait: float = 0.0) -> SyncResult:
+        """Throw the index away and build it again from the files (deferred as
+        :meth:`sync` is, before anything is thrown away)."""
+        return self._locked(wait, rebuild=True)
+
+    def _locked(self, wait: float, rebuild: bool) -> SyncResult:
         started = time.perf_counter()
-        head = self._check_not_behind()
-        self._check_embedder()
+        with self.backend.writer(wait) as held:
+            if not held:
+                return SyncResult(deferred=BUSY, seconds=time.perf_counter() - started)
+            head, behind = self._where()
+            if behind:
+                return SyncResult(deferred=behind, seconds=time.perf_counter() - started)
+            self._check_embedder()
+            if rebuild:
+                self.backend.reset()
+            result = self._sync(head)
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _sync(self, head: str | None) -> SyncResult:
         run = _SyncRun(self.backend.note_states(), dict(self.backend.problems()))
         self._take_out_private(run)
         left_out = self._read_files(run)
@@ -267,7 +307,6 @@ class Indexer:
         backend.set_meta("last_sync", utc_iso())
         if head:
             backend.set_meta(VAULT_COMMIT, head)
-        run.result.seconds = time.perf_counter() - started
         return run.result
 
     def _check_embedder(self) -> None:
@@ -292,27 +331,29 @@ class Indexer:
                 "machines have it); nothing was written"
             )
 
-    def _check_not_behind(self) -> str | None:
-        """For an index other machines write too: this vault's commit, once it is sure the
-        index does not reflect a newer one (a writer behind it would undo others' work).
+    def behind(self) -> str | None:
+        """Why this vault may not write a shared index now (it lacks the commit the index
+        was last written from), or None."""
+        return self._where()[1]
 
-        Raises:
-            IndexUnavailable: the index was last written from a commit this vault lacks.
-        """
+    def _where(self) -> tuple[str | None, str | None]:
+        """For an index other machines write too: this vault's commit, and why it may not
+        write (None: it may), which is when the index was last written from a commit this
+        vault lacks (a writer behind it would undo others' work)."""
         if getattr(self.backend, "holds_private", True) or not is_repository(self.vault):
-            return None
+            return None, None
         head = run_git(self.vault, "rev-parse", "--verify", "-q", "HEAD").stdout.strip()
         recorded = self.backend.get_meta(VAULT_COMMIT)
         if not head or not recorded or recorded == head:
-            return head or None
+            return head or None, None
         known = run_git(self.vault, "merge-base", "--is-ancestor", recorded, head).returncode
         if known != 0:
-            raise IndexUnavailable(
+            return head, (
                 f"the shared index was last written from commit {recorded[:12]}, which this "
                 f"vault does not have (it is at {head[:12]}): pull (`mnemex sync`) first; "
                 "nothing was written"
             )
-        return head
+        return head, None
 
     def _take_out_private(self, run: _SyncRun) -> None:
         """A shared index holding a private note (written before it was shared, or before
@@ -497,15 +538,12 @@ class Indexer:
         backend.set_meta("embedder_config", config)
         return identity
 
-    def rebuild(self) -> SyncResult:
-        """Throw the index away and build it again from the files."""
-        self.backend.reset()
-        return self.sync()
-
 
 __all__ = [
+    "BUSY",
     "MAX_NOTE_BYTES",
     "PRIVATE_ELSEWHERE",
+    "WRITER_WAIT",
     "Indexer",
     "SyncResult",
     "build_records",

@@ -24,6 +24,7 @@ partial HNSW index (``vector_cosine_ops``) on its width (see
 
 from __future__ import annotations
 
+import os
 import re
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -172,22 +173,59 @@ def scrub(message: str, dsn: str) -> str:
     return message
 
 
+#: Where a machine's DSN is set (:mod:`mnemex.index.open` reads them), for the messages
+#: that ask to check it.
+_DSN_PLACES = "MNEMEX_INDEX_DSN, or [index] dsn in the user config"
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line (libpq adds its hints on lines of their own)."""
+    return " ".join(message.split())
+
+
+def _sets_statement_timeout(options: object) -> bool:
+    """Whether server ``options`` (the DSN's ``options``, or ``PGOPTIONS``) set one."""
+    return "statement_timeout" in str(options or "").replace("-", "_")
+
+
 def connect(
     dsn: str, schema: str, connect_timeout: float, statement_timeout_ms: int
 ) -> psycopg.Connection[tuple[object, ...]]:
     """One connection (autocommit off: every method runs in an explicit transaction).
 
+    ``connect_timeout`` and ``statement_timeout_ms`` are the defaults: a DSN's own
+    ``connect_timeout`` (or ``PGCONNECT_TIMEOUT``) and a ``statement_timeout`` in its
+    ``options`` (or ``PGOPTIONS``) win, so a machine sets both in its DSN.
+
     Raises:
-        IndexUnavailable: the server cannot be reached or refuses the login; the message
-            names the DSN without its password.
+        IndexUnavailable: the DSN cannot be read, or the server cannot be reached or
+            refuses the login; the message names the DSN without its password.
     """
     try:
-        db = psycopg.connect(dsn, autocommit=False, connect_timeout=max(1, round(connect_timeout)))
+        given = conninfo_to_dict(dsn)
+    except psycopg.Error as exc:
+        raise IndexUnavailable(
+            f"the PostgreSQL DSN {safe_dsn(dsn)} cannot be read: "
+            f"{one_line(scrub(str(exc), dsn))} (fix it in {_DSN_PLACES})"
+        ) from None
+    timeout: int | None = None  # the DSN's own, or PGCONNECT_TIMEOUT's
+    if "connect_timeout" not in given and not os.environ.get("PGCONNECT_TIMEOUT", "").strip():
+        timeout = max(1, round(connect_timeout))
+    try:
+        if timeout is None:
+            db = psycopg.connect(dsn, autocommit=False)
+        else:
+            db = psycopg.connect(dsn, autocommit=False, connect_timeout=timeout)
     except psycopg.Error as exc:
         raise IndexUnavailable(
             f"cannot connect to the PostgreSQL index at {safe_dsn(dsn)} (schema {schema}): "
-            f"{scrub(str(exc).strip(), dsn)}"
+            f"{one_line(scrub(str(exc), dsn))} (check that the server is up and the DSN in "
+            f"{_DSN_PLACES} is right; the vault's files are untouched)"
         ) from None
+    if _sets_statement_timeout(given.get("options")) or _sets_statement_timeout(
+        os.environ.get("PGOPTIONS")
+    ):
+        return db
     try:
         with db.transaction():
             db.execute(
@@ -197,7 +235,7 @@ def connect(
         db.close()
         raise IndexUnavailable(
             f"the PostgreSQL index at {safe_dsn(dsn)} refused its settings: "
-            f"{scrub(str(exc).strip(), dsn)}"
+            f"{one_line(scrub(str(exc), dsn))}"
         ) from None
     return db
 
@@ -207,7 +245,7 @@ def ensure_vector_extension(db: psycopg.Connection[tuple[object, ...]]) -> str:
 
     Raises:
         IndexUnavailable: pgvector is not installed on the server, or this role may not
-            create it in the database.
+            create it in the database (the message says which, and what to do).
     """
     query = "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector'"
     with db.transaction():
@@ -219,17 +257,43 @@ def ensure_vector_extension(db: psycopg.Connection[tuple[object, ...]]) -> str:
             db.execute("CREATE EXTENSION IF NOT EXISTS vector")
     except psycopg.errors.UniqueViolation:  # another client created it at the same moment
         pass
+    except psycopg.OperationalError:
+        raise  # the connection, not pgvector: the caller says so
     except psycopg.Error as exc:
-        raise IndexUnavailable(
-            "the pgvector extension is not installed in this database: "
-            f"{str(exc).strip()} (install pgvector on the server, then run "
-            "`CREATE EXTENSION vector` as a role allowed to)"
-        ) from None
+        raise IndexUnavailable(_no_vector(db, exc)) from None
     with db.transaction():
         row = db.execute(query).fetchone()
     if row is None:  # pragma: no cover - created just above
         raise IndexUnavailable("the pgvector extension is not installed in this database")
     return str(row[0])
+
+
+def _no_vector(db: psycopg.Connection[tuple[object, ...]], exc: psycopg.Error) -> str:
+    """Why pgvector cannot be had in ``db`` (``exc``: what ``CREATE EXTENSION`` said), and
+    what to do about it."""
+    where = f"database {db.info.dbname!r}"
+    reason = one_line(str(exc))
+    try:
+        with db.transaction():
+            available = db.execute(
+                "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+            ).fetchone()
+    except psycopg.Error:
+        available = None
+    if available is None:
+        major = db.info.server_version // 10000
+        return (
+            f"the pgvector extension is missing: it is not installed on the PostgreSQL server "
+            f"of {where} ({reason}); install pgvector on the server (the "
+            f"postgresql-{major}-pgvector package, or an image such as pgvector/pgvector), "
+            f"then run `CREATE EXTENSION vector;` in {where}. Nothing was changed"
+        )
+    return (
+        f"the pgvector extension is missing: it is installed on the server but not created in "
+        f"{where}, and role {db.info.user!r} may not create it ({reason}); run "
+        f"`CREATE EXTENSION vector;` once in {where} as a superuser, then try again. "
+        "Nothing was changed"
+    )
 
 
 def ensure_schema(
@@ -360,6 +424,7 @@ __all__ = [
     "drop_all",
     "ensure_schema",
     "ensure_vector_extension",
+    "one_line",
     "safe_dsn",
     "scrub",
     "sql_name",

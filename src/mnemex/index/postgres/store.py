@@ -18,7 +18,8 @@ What differs from SQLite, besides ranking (see those modules):
   transaction (a read too, so it sees one snapshot and leaves no transaction open on a
   shared server). A lock serialises the threads of one process, as SQLite's store does.
 - **Errors.** A lost connection or a statement over ``statement_timeout_ms`` is an
-  :class:`~mnemex.errors.IndexUnavailable`; no message carries the DSN's password.
+  :class:`~mnemex.errors.IndexUnavailable`; no message carries the DSN's password. The
+  next transaction after a lost connection connects again.
 - **NUL characters**, which PostgreSQL text cannot hold, are stored as U+FFFD.
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -65,6 +67,7 @@ from mnemex.index.postgres.schema import (
     drop_all,
     ensure_schema,
     ensure_vector_extension,
+    one_line,
     safe_dsn,
     scrub,
     sql_name,
@@ -86,6 +89,8 @@ _NOTE_COLUMNS = (
     + NOTE_DATE.format(a="notes")
 )
 _DETAIL_COLUMNS = f"{_NOTE_COLUMNS}, aliases, frontmatter, warnings"
+#: How often (seconds) a sync waiting for another machine's asks again.
+_WRITER_POLL = 0.2
 #: PostgreSQL's limit on the length of a schema name, in bytes.
 _MAX_NAME = 63
 
@@ -148,8 +153,10 @@ class PostgresIndex:
         dsn: a libpq connection string or URL; its password, if any, is never shown.
         schema: the schema the index lives in, made when missing.
         private: the private domain and project names, whose notes are never written.
-        connect_timeout: seconds to wait for the server.
-        statement_timeout_ms: the longest any one statement may run.
+        connect_timeout: seconds to wait for the server, unless the DSN's own
+            ``connect_timeout`` (or ``PGCONNECT_TIMEOUT``) says otherwise.
+        statement_timeout_ms: the longest any one statement may run, unless the DSN's
+            ``options`` (or ``PGOPTIONS``) set ``statement_timeout``.
 
     Raises:
         IndexUnavailable: the server cannot be reached, pgvector is missing, or the schema
@@ -176,46 +183,99 @@ class PostgresIndex:
         self._dsn = dsn
         self.path = f"{safe_dsn(dsn)} (schema {schema})"
         self._lock = threading.RLock()
-        self._db: Conn = connect(dsn, schema, connect_timeout, statement_timeout_ms)
-        try:
-            vector_schema = ensure_vector_extension(self._db)
-            ensure_schema(self._db, schema, vector_schema)
-            with self._db.transaction():
-                self._db.execute(
-                    sql.SQL("SET search_path TO {}, {}").format(
-                        sql.Identifier(schema), sql.Identifier(vector_schema)
-                    )
-                )
-                info = TypeInfo.fetch(self._db, "vector")
-                register_vector_info(self._db, info)
-                row = self._db.execute(
-                    "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
-                ).fetchone()
-        except IndexUnavailable:
-            self._db.close()
-            raise
-        except psycopg.Error as exc:
-            self._db.close()
-            raise IndexUnavailable(self._message("cannot open", exc)) from None
-        version = tuple(int(p) for p in str(row[0] if row else "0").split(".")[:2] if p.isdigit())
-        self._iterative_scan = version >= (0, 8)
+        self._connect_timeout = connect_timeout
+        self._statement_timeout_ms = statement_timeout_ms
         self._config = ts_config(sql_name(schema))
         self._tsvector = tsvector_sql(self._config)
         self._scope_cache: dict[tuple[Scope, int], set[int]] = {}
+        self._iterative_scan = False
+        self._statement_timeout = f"{statement_timeout_ms}ms"
+        self._versions: tuple[str, str] = ("?", "?")
+        self._db: Conn = self._open()
+
+    def _open(self) -> Conn:
+        """A connection with the extension, the schema and the vector type ready.
+
+        Raises:
+            IndexUnavailable: the server cannot be reached, pgvector is missing, or the
+                schema holds an index of a newer mnemex.
+        """
+        db: Conn = connect(
+            self._dsn, self.schema, self._connect_timeout, self._statement_timeout_ms
+        )
+        try:
+            vector_schema = ensure_vector_extension(db)
+            ensure_schema(db, self.schema, vector_schema)
+            with db.transaction():
+                db.execute(
+                    sql.SQL("SET search_path TO {}, {}").format(
+                        sql.Identifier(self.schema), sql.Identifier(vector_schema)
+                    )
+                )
+                info = TypeInfo.fetch(db, "vector")
+                register_vector_info(db, info)
+                row = db.execute(
+                    "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+                ).fetchone()
+                timeout = db.execute("SHOW statement_timeout").fetchone()
+                server = db.execute("SHOW server_version").fetchone()
+        except IndexUnavailable:
+            db.close()
+            raise
+        except psycopg.Error as exc:
+            db.close()
+            raise IndexUnavailable(self._message("cannot open", exc)) from None
+        extversion = str(row[0] if row else "0")
+        version = tuple(int(p) for p in extversion.split(".")[:2] if p.isdigit())
+        self._iterative_scan = version >= (0, 8)
+        self._statement_timeout = str(timeout[0]) if timeout else self._statement_timeout
+        self._versions = (str(server[0]).split(" ")[0] if server else "?", extversion)
+        return db
 
     def _message(self, what: str, exc: BaseException) -> str:
-        return f"{what} the PostgreSQL index {self.path}: {scrub(str(exc).strip(), self._dsn)}"
+        return f"{what} the PostgreSQL index {self.path}: {one_line(scrub(str(exc), self._dsn))}"
 
     @contextmanager
     def _tx(self) -> Iterator[Conn]:
         """One transaction on the connection, under the lock; database errors that mean the
-        index cannot be used become :class:`IndexUnavailable`."""
+        index cannot be used become :class:`IndexUnavailable`.
+
+        A connection the server dropped is opened again by the next transaction (so a
+        long-running ``mnemex serve`` outlives a restart of the server); the one that saw
+        it drop fails, and a sync stops there.
+        """
         with self._lock:
+            if self._db.broken:
+                self._db.close()
+                self._db = self._open()
+                self._scope_cache.clear()
             try:
                 with self._db.transaction():
                     yield self._db
-            except psycopg.OperationalError as exc:  # connection lost, statement timeout
-                raise IndexUnavailable(self._message("lost", exc)) from None
+            except psycopg.errors.QueryCanceled as exc:
+                if "statement timeout" not in str(exc):
+                    message = self._message("a statement was cancelled on", exc)
+                    raise IndexUnavailable(message) from None
+                raise IndexUnavailable(
+                    f"a statement on the PostgreSQL index {self.path} ran over the statement "
+                    f"timeout ({self._statement_timeout}) and was cancelled, so nothing of it "
+                    "was written and the vault's files are untouched: is the server overloaded "
+                    "or a table locked by another client? To wait longer, set "
+                    "options='-c statement_timeout=<ms>' in the DSN"
+                ) from None
+            except psycopg.OperationalError as exc:
+                if not self._db.closed:  # the server refused it; the connection is good
+                    raise IndexUnavailable(
+                        f"the PostgreSQL server refused a statement on the index {self.path}: "
+                        f"{one_line(scrub(str(exc), self._dsn))}; nothing of it was written "
+                        "and the vault's files are untouched"
+                    ) from None
+                raise IndexUnavailable(  # the connection dropped
+                    self._message("lost", exc) + "; the vault's files are untouched and what "
+                    "was written stays: once the server is back, the next command (or the next "
+                    "call to a running `mnemex serve`) connects again, and `mnemex index` "
+                    "carries on from where this stopped"
+                ) from None
 
     def _private(self, path: str, note: NoteRecord | None = None) -> bool:
         """Whether ``path`` (a folder when it ends in ``/``, as sync reports a symlinked
@@ -241,6 +301,25 @@ class PostgresIndex:
                 db, self.schema, str(vector_schema[0]) if vector_schema else "public", gen + 1
             )
             self._scope_cache.clear()
+
+    def describe(self) -> dict[str, str]:
+        """Where the index lives and on what, for ``mnemex doctor`` (no password):
+        ``backend``, ``server`` (PostgreSQL's version), ``pgvector`` (its version),
+        ``schema``, ``where`` (the DSN without its password) and ``statement_timeout``.
+
+        Raises:
+            IndexUnavailable: the server cannot be reached.
+        """
+        with self._tx():  # connects again if the connection dropped
+            pass
+        return {
+            "backend": "postgres",
+            "server": self._versions[0],
+            "pgvector": self._versions[1],
+            "schema": self.schema,
+            "where": safe_dsn(self._dsn),
+            "statement_timeout": self._statement_timeout,
+        }
 
     def close(self) -> None:
         with self._lock:
@@ -734,6 +813,37 @@ class PostgresIndex:
             ).fetchall()
         for row in rows:
             yield _chunk_row(row)
+
+    # -- one writer at a time, across machines ---------------------------------------
+
+    @contextmanager
+    def writer(self, wait: float) -> Iterator[bool]:
+        """Hold the schema's writer lock for the block, a session advisory lock, so one
+        sync runs at a time across every machine writing this index; yields False when
+        another held it for all of ``wait`` seconds. The threads of this process wait on
+        the process lock meanwhile. A connection that drops lets the server release it.
+        """
+        key = f"mnemex writer {self.schema}"
+        deadline = time.monotonic() + max(0.0, wait)
+        with self._lock:
+            while True:
+                with self._tx() as db:
+                    row = db.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()
+                if row is not None and row[0]:
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    yield False
+                    return
+                time.sleep(min(_WRITER_POLL, left))
+            try:
+                yield True
+            finally:
+                try:
+                    with self._tx() as db:
+                        db.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+                except IndexUnavailable:
+                    pass  # the session is gone, and its lock with it
 
 
 def _chunk_row(r: Sequence[Any]) -> ChunkRow:

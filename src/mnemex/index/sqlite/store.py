@@ -15,6 +15,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,10 @@ class SQLiteIndex:
             self.set_meta("generation", str(gen + 1))
             self._vectors.clear()
             self._scope_cache.clear()
+
+    def writer(self, wait: float) -> AbstractContextManager[bool]:
+        """Always held: this file is written from one vault, under its ``index`` lock."""
+        return nullcontext(True)
 
     def close(self) -> None:
         with self._lock:

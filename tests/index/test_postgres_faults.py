@@ -490,3 +490,12 @@ def test_doctor_names_the_server_pgvector_and_schema_and_never_the_password(
     assert checks(data)["index"]["status"] == "ok"
     assert data["backend"]["ok"] is True and data["backend"]["schema"] == schema
     assert data["backend"]["server"].startswith("18") and data["counts"]["notes"] == 4
+    # another machine wrote the index from a commit this vault lacks: doctor says to pull
+    write(root, "notes/later.md", "# Later\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "later")
+    assert mnemex(root, "index", index_dsn=shared).returncode == 0
+    _git(root, "reset", "-q", "--hard", "HEAD~1")
+    backend = checks(doctor(root, shared))["backend"]
+    assert backend["status"] == "warn", backend
+    assert backend["detail"].endswith("pull (`mnemex sync`) first"), backend

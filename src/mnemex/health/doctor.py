@@ -181,6 +181,11 @@ def _backend(exam: _Exam) -> list[Check]:
         f"{info.get('pgvector', '?')}, schema {info.get('schema', '?')} at "
         f"{info.get('where', '?')}; {stats.notes} notes, {stats.chunks} chunks"
     )
+    if exam.brain is not None:
+        behind = exam.brain.indexer().behind()
+        if behind:  # the index follows others' commits: this machine cannot write it
+            why = behind.removesuffix("; nothing was written")
+            return [Check("backend", "warn", f"{detail}; {why}")]
     return [Check("backend", "ok", detail)]
 
 

@@ -20,7 +20,7 @@ from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.errors import IndexUnavailable
 from mnemex.index.backend import SCHEMA_VERSION, ChunkRecord, NoteRecord, Scope
-from mnemex.index.sync import PRIVATE_ELSEWHERE
+from mnemex.index.sync import PRIVATE_ELSEWHERE, Indexer
 from mnemex.retrieve import search
 from mnemex.vault import Vault, init_vault
 from postgres_support import dsn, everything_in, fresh_schema, importable, open_index, required
@@ -300,3 +300,30 @@ def test_a_connection_the_server_ended_is_index_unavailable() -> None:
             index.get_meta("embedder")
     finally:
         index.close()
+
+
+def test_counts_kept_per_generation_follow_another_process_s_writes(pg_brain: Brain) -> None:
+    """Search's counts (chunks, a term's chunks, vectors) are kept until the index changes,
+    whoever changes it: another connection's write is seen by the next search."""
+    root = pg_brain.vault.root
+    fill(root, PUBLIC)
+    pg_brain.sync()
+    backend = pg_brain.backend
+    identity = backend.get_meta("embedder")
+    assert identity
+    before = backend.term_stats(["harbour"], [])
+    vectors = backend.vector_count(identity)
+    assert before.df["harbour"] == 1
+    other = open_index(schema_of(pg_brain))
+    try:
+        write(root, "notes/pier.md", "# Pier\n\nThe harbour pier, rebuilt.\n")
+        Indexer(pg_brain.vault, other, HashingEmbedder).sync()
+    finally:
+        other.close()
+    after = backend.term_stats(["harbour"], [])
+    assert (after.chunks, after.df["harbour"]) == (before.chunks + 1, 2)
+    assert backend.vector_count(identity) == vectors + 1
+    hits = backend.keyword_search(["harbour"], Scope(), 10)
+    assert backend.term_stats(["harbour"], [h.chunk_id for h in hits]).held == {
+        h.chunk_id: frozenset({"harbour"}) for h in hits
+    }

@@ -145,26 +145,39 @@ def term_stats(
     config: str,
     terms: Sequence[str],
     chunk_ids: Collection[int],
+    counts: dict[str | None, int] | None = None,
 ) -> TermStats:
     """Each term's chunk count over the index, and which of ``chunk_ids`` hold which terms,
-    matched as :func:`keyword_search` matches them."""
-    row = db.execute("SELECT count(*) FROM chunks").fetchone()
-    chunks = int(row[0]) if row else 0
-    asked = {int(c) for c in chunk_ids}
+    matched as :func:`keyword_search` matches them.
+
+    ``counts`` caches the counts (``None``: every chunk; a term's words: its chunks) for as
+    long as the index does not change; the caller clears it when it does. Which of
+    ``chunk_ids`` hold a term is asked of those chunks only, never by listing every chunk
+    that holds it (a common word is in a good part of a million chunks).
+    """
+    counts = {} if counts is None else counts
+    if None not in counts:
+        row = db.execute("SELECT count(*) FROM chunks").fetchone()
+        counts[None] = int(row[0]) if row else 0
+    asked = sorted({int(c) for c in chunk_ids})
     df = dict.fromkeys(dict.fromkeys(terms), 0)
     held: dict[int, set[str]] = {}
     for term, cut in _queries(terms):
-        ids = [
-            int(r[0])
-            for r in db.execute(
-                f"SELECT id FROM chunks WHERE tsv @@ phraseto_tsquery({config}, %s)", (cut,)
-            )
-        ]
-        df[term] = len(ids)
-        for cid in ids:
-            if cid in asked:
-                held.setdefault(cid, set()).add(term)
-    return TermStats(chunks, df, {cid: frozenset(ts) for cid, ts in held.items()})
+        if cut not in counts:
+            row = db.execute(
+                f"SELECT count(*) FROM chunks WHERE tsv @@ phraseto_tsquery({config}, %s)",
+                (cut,),
+            ).fetchone()
+            counts[cut] = int(row[0]) if row else 0
+        df[term] = counts[cut]
+        if not asked or not counts[cut]:
+            continue
+        for (cid,) in db.execute(
+            f"SELECT id FROM chunks WHERE id = ANY(%s) AND tsv @@ phraseto_tsquery({config}, %s)",
+            (asked, cut),
+        ):
+            held.setdefault(int(cid), set()).add(term)
+    return TermStats(counts[None], df, {cid: frozenset(ts) for cid, ts in held.items()})
 
 
 __all__ = [

@@ -91,6 +91,8 @@ _NOTE_COLUMNS = (
 _DETAIL_COLUMNS = f"{_NOTE_COLUMNS}, aliases, frontmatter, warnings"
 #: How often (seconds) a sync waiting for another machine's asks again.
 _WRITER_POLL = 0.2
+#: Counts kept per generation before the cache starts again (one per term searched).
+_MAX_COUNTS = 10_000
 #: PostgreSQL's limit on the length of a schema name, in bytes.
 _MAX_NAME = 63
 
@@ -188,6 +190,9 @@ class PostgresIndex:
         self._config = ts_config(sql_name(schema))
         self._tsvector = tsvector_sql(self._config)
         self._scope_cache: dict[tuple[Scope, int], set[int]] = {}
+        #: chunk, term and vector counts of one generation (:meth:`_counts_of`)
+        self._counts: dict[str | None, int] = {}
+        self._counts_gen = -1
         self._iterative_scan = False
         self._statement_timeout = f"{statement_timeout_ms}ms"
         self._versions: tuple[str, str] = ("?", "?")
@@ -606,13 +611,28 @@ class PostgresIndex:
         return {r[0] for r in rows}
 
     def vector_count(self, embedder: str) -> int:
+        """Chunks with an ``embedder`` vector (counted once per generation: every search
+        asks, and at a million chunks counting takes longer than the search)."""
         with self._tx() as db:
-            row = db.execute(
-                "SELECT count(*) FROM chunks c JOIN vectors v ON v.hash = c.hash"
-                " AND v.embedder = %s",
-                (embedder,),
-            ).fetchone()
-        return int(row[0]) if row else 0
+            counts = self._counts_of(db)
+            key = f"\x00vectors {embedder}"  # no term's words hold a NUL
+            if key not in counts:
+                row = db.execute(
+                    "SELECT count(*) FROM chunks c JOIN vectors v ON v.hash = c.hash"
+                    " AND v.embedder = %s",
+                    (embedder,),
+                ).fetchone()
+                counts[key] = int(row[0]) if row else 0
+            return counts[key]
+
+    def _counts_of(self, db: Conn) -> dict[str | None, int]:
+        """The counts kept for the index as it is now (emptied when its generation moves,
+        which any process's write does)."""
+        gen = self._generation(db)
+        if self._counts_gen != gen or len(self._counts) > _MAX_COUNTS:
+            self._counts = {}
+            self._counts_gen = gen
+        return self._counts
 
     def nearest(
         self,
@@ -636,7 +656,7 @@ class PostgresIndex:
 
     def term_stats(self, terms: Sequence[str], chunk_ids: Collection[int]) -> TermStats:
         with self._tx() as db:
-            return term_stats(db, self._config, terms, chunk_ids)
+            return term_stats(db, self._config, terms, chunk_ids, self._counts_of(db))
 
     def notes_in_scope(self, scope: Scope) -> set[int] | None:
         """Ids of the notes a scope allows, or None for "all of them" (cached per

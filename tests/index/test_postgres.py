@@ -327,3 +327,18 @@ def test_counts_kept_per_generation_follow_another_process_s_writes(pg_brain: Br
     assert backend.term_stats(["harbour"], [h.chunk_id for h in hits]).held == {
         h.chunk_id: frozenset({"harbour"}) for h in hits
     }
+
+
+def test_leaving_out_private_names_the_index_never_holds_filters_nothing(pg_brain: Brain) -> None:
+    """Search leaves the private names out of every query; this index holds none of their
+    notes, so that scope is no filter (not a list of every note id sent with each query),
+    and a scope that leaves out a name it may hold still filters."""
+    fill(pg_brain.vault.root, {**PUBLIC, **PRIVATE})
+    pg_brain.sync()
+    backend = pg_brain.backend
+    assert backend.notes_in_scope(Scope(exclude_private=("private",))) is None
+    kept = backend.notes_in_scope(Scope(exclude_private=("private", "alpha")))
+    assert kept is not None and len(kept) == backend.stats().notes - 1
+    hits = backend.keyword_search(["postgresql"], Scope(exclude_private=("private",)), 10)
+    assert hits == backend.keyword_search(["postgresql"], Scope(), 10)
+    assert {h.path for h in search(pg_brain, MARKER).hits} <= set(PUBLIC)

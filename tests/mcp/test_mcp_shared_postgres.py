@@ -43,7 +43,8 @@ def _marker(machine: str, n: int) -> str:
     return f"zq{machine}{_LETTERS[n // 10]}{_LETTERS[n % 10]}x"
 
 
-def _env(tmp: Path) -> dict[str, str]:
+def _env() -> dict[str, str]:
+    """The environment of every process: the shared index, and a git identity."""
     return {
         **os.environ,
         "MNEMEX_INDEX_DSN": dsn(),
@@ -174,7 +175,7 @@ async def _machine(machine: str, root: Path, env: dict[str, str], schema: str, r
 
 def test_several_servers_on_clones_keep_one_index_right(tmp_path: Path) -> None:
     origin, clones, schema = _shared_vault(tmp_path)
-    env = _env(tmp_path)
+    env = _env()
     run = Run()
 
     async def go() -> None:
@@ -253,7 +254,7 @@ def test_one_sync_writes_a_shared_index_at_a_time(tmp_path: Path) -> None:
 def test_a_sync_someone_asked_for_says_it_was_deferred(tmp_path: Path) -> None:
     root = make_vault(tmp_path / "vault")
     _own_schema(root)
-    env = _env(tmp_path)
+    env = _env()
     done = subprocess.run(
         [*MNEMEX, "--vault", str(root), "index", "--json"], env=env, capture_output=True, text=True
     )

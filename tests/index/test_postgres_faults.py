@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -350,20 +351,29 @@ def test_a_dropped_connection_fails_the_call_that_saw_it_and_the_next_connects_a
         assert [h.path for h in search(brain, "noodles harbour").hits] == ["notes/harbour.md"]
 
 
+@contextmanager
+def meta_locked(schema: str) -> Iterator[None]:
+    """Another client holds ``schema``'s meta table locked for the block."""
+    with psycopg.connect(dsn()) as locker:
+        locker.execute(
+            sql.SQL("LOCK TABLE {}.meta IN ACCESS EXCLUSIVE MODE").format(sql.Identifier(schema))
+        )
+        try:
+            yield
+        finally:
+            locker.rollback()
+
+
 def test_a_statement_over_the_statement_timeout_is_cancelled_and_the_index_stays_usable() -> None:
     schema = fresh_schema()
     open_index(schema).close()
     index = open_index(schema, statement_timeout_ms=1000)
     try:
-        with psycopg.connect(dsn()) as locker:  # holds the lock until it rolls back
-            locker.execute(
-                sql.SQL("LOCK TABLE {}.meta IN ACCESS EXCLUSIVE MODE").format(
-                    sql.Identifier(schema)
-                )
-            )
-            with pytest.raises(IndexUnavailable, match="ran over the statement timeout") as slow:
-                index.get_meta("embedder")
-            locker.rollback()
+        with (
+            meta_locked(schema),
+            pytest.raises(IndexUnavailable, match="ran over the statement timeout") as slow,
+        ):
+            index.get_meta("embedder")
         assert "(1s)" in str(slow.value) and "statement_timeout=<ms>" in str(slow.value)
         assert slow.value.__cause__ is None
         assert index.get_meta("embedder") is None  # the same connection, still good
@@ -379,15 +389,11 @@ def test_a_statement_the_server_refuses_leaves_the_connection_as_it_was() -> Non
     options = quote("-c lock_timeout=200")
     index = PostgresIndex(f"{dsn()}&options={options}", schema)
     try:
-        with psycopg.connect(dsn()) as locker:
-            locker.execute(
-                sql.SQL("LOCK TABLE {}.meta IN ACCESS EXCLUSIVE MODE").format(
-                    sql.Identifier(schema)
-                )
-            )
-            with pytest.raises(IndexUnavailable, match="refused a statement") as refused:
-                index.get_meta("embedder")
-            locker.rollback()
+        with (
+            meta_locked(schema),
+            pytest.raises(IndexUnavailable, match="refused a statement") as refused,
+        ):
+            index.get_meta("embedder")
         assert "lock timeout" in str(refused.value) and "lost" not in str(refused.value)
         assert index.get_meta("embedder") is None
     finally:

@@ -69,13 +69,13 @@ def diagnose(
     """
     backend = brain.backend
     exam = _Exam(brain.vault, brain.location, load_embedder, probe_clients, serve_check, brain)
+    describe = getattr(backend, "describe", None)  # a backend beyond this machine has one
     try:
-        describe = getattr(backend, "describe", None)
         info: dict[str, Any] | None = dict(describe()) if callable(describe) else None
         stats = replace(backend.stats(), unresolved_links=brain.links_to_nowhere(limit=0)[0])
         problems = backend.problems()
     except IndexUnavailable as exc:  # opened, but the server went away since
-        name = "postgres" if callable(getattr(backend, "describe", None)) else "index"
+        name = "postgres" if callable(describe) else "index"
         return _report(replace(exam, brain=None, backend_name=name, index_error=str(exc)))
     return _report(replace(exam, stats=stats, problems=problems, backend_info=info))
 

@@ -130,6 +130,7 @@ class Run:
     def __init__(self) -> None:
         self.acknowledged: dict[str, str] = {}  # marker -> the path the server answered
         self.others_pushed = anyio.Event()
+        self.writers_done = 0
         self.laggard_before_pull: Counter[str] = Counter()
         self.laggard_caught_up = False
 
@@ -169,7 +170,13 @@ async def _machine(machine: str, root: Path, env: dict[str, str], schema: str, r
             await _write(client, machine, n, run)
             await _read_other(client, machine, run)
             await _git_sync(root, env)
-        if all(any(m.startswith(f"zq{o}") for m in run.acknowledged) for o in ("ash", "birch")):
+        # a push can lose a race with another machine's: sync until this machine's commits are
+        # on the shared branch, so the commit the index was last written from can be pulled
+        for _ in range(CONVERGE_PASSES):
+            if await _git_sync(root, env):
+                break
+        run.writers_done += 1
+        if run.writers_done == len(MACHINES) - 1:
             run.others_pushed.set()
 
 

@@ -57,7 +57,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "foundations",
         "memories",
         "state",
-        "ingest harvest clients evaluate demo",
+        "ingest harvest clients evaluate demo team",
         "health",
         "mcp web",
         "cli",

@@ -96,6 +96,8 @@ class Settings:
     health: dict[str, Any] = field(default_factory=dict)
     index: dict[str, Any] = field(default_factory=dict)
     consolidate: dict[str, Any] = field(default_factory=dict)
+    #: ``[team.<name>]`` tables: the shared brains this vault takes part in (docs/team.md)
+    teams: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def embedder_name(self) -> str:
@@ -152,6 +154,10 @@ def load_settings(vault: Path) -> Settings:
         if not isinstance(value, dict):
             raise ConfigError(f"{path}: [{key}] must be a table")
         setattr(settings, key, {**getattr(settings, key), **value})
+    teams = data.get("team", {})
+    if not isinstance(teams, dict) or not all(isinstance(t, dict) for t in teams.values()):
+        raise ConfigError(f"{path}: [team.<name>] must be tables, one per team")
+    settings.teams = {str(name): dict(table) for name, table in teams.items()}
     return settings
 
 

@@ -17,6 +17,7 @@
     ├── SourceReadError         a source to ingest could not be read
     ├── DatasetError            an evaluation dataset is missing a file or has a bad line
     ├── ServerProbeFailed       `doctor`'s MCP server did not start or answer in time
+    ├── TeamError               a team operation was refused or its shared repository failed
     ├── IndexUnavailable        the derived index is missing, stale or unusable
     ├── EmbedderError           an embedder could not load or answer
     ├── RerankError             the configured reranker could not be reached or answered badly
@@ -143,6 +144,12 @@ class PageExists(WriteConflict):
         )
 
 
+class TeamError(MnemexError):
+    """A team operation was refused (not a member, not an admin, a private domain, a
+    synthesis that would empty the wiki) or the team's shared repository could not be
+    reached; nothing was changed where it was refused."""
+
+
 class ServerProbeFailed(MnemexError):
     """The server did not start, or did not answer ``initialize`` and ``tools/list`` in time."""
 
@@ -168,6 +175,7 @@ __all__ = [
     "ServerProbeFailed",
     "SourceReadError",
     "StateRefused",
+    "TeamError",
     "VaultError",
     "WriteConflict",
 ]

@@ -23,6 +23,7 @@ from mnemex.cli.notes import register as _register_notes
 from mnemex.cli.search import register as _register_search
 from mnemex.cli.serve import register as _register_serve
 from mnemex.cli.state import register as _register_state
+from mnemex.cli.team import register as _register_team
 from mnemex.cli.ui import register as _register_ui
 
 # init and demo are the group's own (cli/app.py); every other area adds its commands here
@@ -41,6 +42,7 @@ _register_health(cli)  # health [fix|dismiss|restore|history], undo
 _register_ingest(cli)  # ingest
 _register_facts(cli)  # facts, fact add|learn|confirm|correct|retract
 _register_ui(cli)  # ui
+_register_team(cli)  # team init|join|leave|status|contribute|synthesise|pull|remove-member
 
 
 def main() -> None:

@@ -18,9 +18,11 @@ import click
 
 from mnemex import __version__
 from mnemex.brain import Brain
-from mnemex.errors import MnemexError
+from mnemex.config import SETTINGS_FILE, resolve_vault
+from mnemex.errors import ConfigError, MnemexError
 from mnemex.index.sync import ProgressFactory
 from mnemex.report import Report
+from mnemex.vault import Vault
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,6 +39,21 @@ class Context:
         if self._brain is None:
             self._brain = Brain.open(self.vault)
         return self._brain
+
+
+def open_vault(app: Context) -> Vault:
+    """The vault ``--vault`` (or the usual resolution) names, without opening its index.
+
+    Raises:
+        ConfigError: the folder holds no ``mnemex.toml``.
+    """
+    location = resolve_vault(app.vault)
+    if not (location.path / SETTINGS_FILE).is_file():
+        raise ConfigError(
+            f"{location.path} is not a vault (no {SETTINGS_FILE}); create it with "
+            f"`mnemex init {location.path}` or pass --vault"
+        )
+    return Vault(location.path)
 
 
 def handle_errors(func: F) -> F:

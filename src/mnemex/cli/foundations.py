@@ -11,22 +11,9 @@ from typing import Any
 
 import click
 
-from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
-from mnemex.config import SETTINGS_FILE, resolve_vault
-from mnemex.errors import ConfigError
-from mnemex.vault import Vault
+from mnemex.cli.app import Context, emit, handle_errors, json_option, open_vault, pass_app
 
 _YES = click.option("--yes", is_flag=True, help="Apply the plan (a replacement) without asking.")
-
-
-def _vault(app: Context) -> Vault:
-    location = resolve_vault(app.vault)
-    if not (location.path / SETTINGS_FILE).is_file():
-        raise ConfigError(
-            f"{location.path} is not a vault (no {SETTINGS_FILE}); create it with "
-            f"`mnemex init {location.path}` or pass --vault"
-        )
-    return Vault(location.path)
 
 
 def _print_plan(result: dict[str, Any], command: str) -> None:
@@ -83,7 +70,7 @@ def foundation_add(
     """Add FILE verbatim as a foundation of PROJECT (a replacement shows a diff first)."""
     from mnemex.foundations.store import add_foundation
 
-    result = add_foundation(_vault(app), project, file, slug, apply=yes)
+    result = add_foundation(open_vault(app), project, file, slug, apply=yes)
     command = f"mnemex foundation add {project} {file}" + (f" --slug {slug}" if slug else "")
     emit(result, as_json, lambda: _print_plan(result, command))
 
@@ -99,7 +86,7 @@ def foundation_approve(app: Context, project: str, slug: str, yes: bool, as_json
     """Approve an agent's draft of SLUG: shows its diff; --yes puts it in place."""
     from mnemex.foundations.store import approve_foundation
 
-    result = approve_foundation(_vault(app), project, slug, apply=yes)
+    result = approve_foundation(open_vault(app), project, slug, apply=yes)
     command = f"mnemex foundation approve {project} {slug}"
     emit(result, as_json, lambda: _print_plan(result, command))
 
@@ -114,7 +101,7 @@ def foundation_reject(app: Context, project: str, slug: str, as_json: bool) -> N
     """Reject an agent's draft of SLUG: delete it; the foundation stays as it is."""
     from mnemex.foundations.store import reject_foundation
 
-    result = reject_foundation(_vault(app), project, slug)
+    result = reject_foundation(open_vault(app), project, slug)
     emit(result, as_json, lambda: click.echo(f"rejected {result['rejected']} (draft deleted)"))
 
 
@@ -127,7 +114,7 @@ def foundation_list(app: Context, project: str, as_json: bool) -> None:
     """List PROJECT's foundations (with freshness against their sources) and drafts."""
     from mnemex.foundations.store import list_drafts, list_foundations
 
-    vault = _vault(app)
+    vault = open_vault(app)
     data: dict[str, Any] = {
         "project": project,
         "foundations": list_foundations(vault, project),
@@ -175,7 +162,7 @@ def sync(app: Context, remote: str | None, as_json: bool) -> None:
         merged = merge_fact_files(ours.decode("utf-8"), theirs.decode("utf-8"), rel)
         return merged.encode("utf-8")
 
-    result = run_sync(_vault(app), remote, merge)
+    result = run_sync(open_vault(app), remote, merge)
 
     def text() -> None:
         report = result["report"]

@@ -12,22 +12,11 @@ from typing import Any
 
 import click
 
-from mnemex.cli.app import Context, emit, handle_errors, json_option, pass_app
-from mnemex.config import SETTINGS_FILE, resolve_vault
+from mnemex.cli.app import Context, emit, handle_errors, json_option, open_vault, pass_app
 from mnemex.errors import ConfigError
 from mnemex.llm import ledger_path, ledger_totals, parse_model_config
 from mnemex.llm.config import DEFAULT_BASE_URL, DEFAULT_KEY_ENV, is_local_url
 from mnemex.vault import Vault
-
-
-def _vault(app: Context) -> Vault:
-    location = resolve_vault(app.vault)
-    if not (location.path / SETTINGS_FILE).is_file():
-        raise ConfigError(
-            f"{location.path} is not a vault (no {SETTINGS_FILE}); create it with "
-            f"`mnemex init {location.path}` or pass --vault"
-        )
-    return Vault(location.path)
 
 
 def _since(value: str | None) -> dt.datetime | None:
@@ -110,7 +99,7 @@ def models() -> None:
 def status_command(app: Context, as_json: bool) -> None:
     """Show the configured model, its base URL, whether its key variable is set (never the
     key), and the ledger's totals. With no [model] table mnemex works offline."""
-    status = model_status(_vault(app))
+    status = model_status(open_vault(app))
 
     def text() -> None:
         if not status["configured"]:
@@ -147,7 +136,7 @@ def status_command(app: Context, as_json: bool) -> None:
 def ledger_command(app: Context, since: str | None, as_json: bool) -> None:
     """Show the model calls recorded on this machine: calls, tokens in and out and estimated
     cost, in total, by purpose and by model."""
-    totals = ledger_totals(_vault(app).root, _since(since))
+    totals = ledger_totals(open_vault(app).root, _since(since))
     data = totals.to_dict()
 
     def text() -> None:

@@ -50,6 +50,10 @@ INIT_FOLDERS = (
     "health",
 )
 
+#: A team's mirror domain is ``wiki/shared-<team>/``: other people's text, pulled by
+#: ``mnemex team pull``, git-ignored, written only by that command (docs/team.md).
+MIRROR_PREFIX = "shared-"
+
 #: A slug's characters at most.
 MAX_SLUG = 80
 #: A slug's UTF-8 bytes at most: a file name holds 255 bytes, a CJK letter takes 3 of them,
@@ -170,6 +174,19 @@ class Placement:
     project: str | None = None
 
 
+def mirror_team(rel: str) -> str | None:
+    """The team whose mirror ``rel`` lies in (``wiki/shared-<team>/...``), else ``None``."""
+    parts = PurePosixPath(rel).parts
+    if len(parts) > 2 and parts[0] == "wiki" and parts[1].startswith(MIRROR_PREFIX):
+        return parts[1][len(MIRROR_PREFIX) :] or None
+    return None
+
+
+def mirror_folder(team: str) -> str:
+    """The vault folder of a team's mirror domain."""
+    return f"wiki/{MIRROR_PREFIX}{team}"
+
+
 def placement(rel: str) -> Placement:
     """The kind, domain and project a vault-relative path belongs to."""
     parts = PurePosixPath(rel).parts
@@ -189,9 +206,10 @@ def _run_git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def ignore_lines(settings: Settings) -> list[str]:
-    """The ``.gitignore`` lines ``init`` writes and ``sync`` checks: ``.mnemex/`` and every
-    private folder."""
-    return [f"{LOCAL_DIR}/", FACTS_LOG, *private_folders(settings)]
+    """The ``.gitignore`` lines ``init`` writes and ``sync`` checks: ``.mnemex/``, every
+    private folder and every team's mirror."""
+    mirrors = [f"{mirror_folder(team)}/" for team in sorted(settings.teams)]
+    return [f"{LOCAL_DIR}/", FACTS_LOG, *private_folders(settings), *mirrors]
 
 
 def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
@@ -256,6 +274,7 @@ __all__ = [
     "KINDS",
     "KIND_BY_FOLDER",
     "LOCAL_DIR",
+    "MIRROR_PREFIX",
     "PROTECTED_FOLDERS",
     "Placement",
     "ascii_slug",
@@ -263,6 +282,8 @@ __all__ = [
     "fold_name",
     "ignore_lines",
     "init_vault",
+    "mirror_folder",
+    "mirror_team",
     "placement",
     "slug_key",
     "slugify",

@@ -29,6 +29,7 @@ from mnemex.health.view import CheckedNote, IndexView, load_view
 from mnemex.index.backend import IndexBackend
 from mnemex.text.dates import parse_date
 from mnemex.vault import Vault
+from mnemex.vault.layout import mirror_team
 from mnemex.vault.markdown import split_frontmatter
 
 #: Defaults of the ``[health]`` table of ``mnemex.toml``.
@@ -143,21 +144,34 @@ def checkers() -> dict[str, list[str]]:
 # -- which notes are pages -------------------------------------------------------------
 
 
+def in_mirror(path: str) -> bool:
+    """A file of a team's mirror (``wiki/shared-<team>/``): other people's pages, written only
+    by ``mnemex team pull``. Never the subject of an issue (a fix would write into it, and the
+    next pull would undo it), always a page other notes may link to."""
+    return mirror_team(path) is not None
+
+
 def is_page(note: CheckedNote) -> bool:
-    """A knowledge page or a user's note: what the page checks look at."""
+    """A knowledge page or a user's note, not a mirror's: what the page checks look at."""
+    if in_mirror(note.path):
+        return False
     if note.kind == "knowledge":
         return note.folder != _SOURCES
     return note.kind == "notes" and note.top not in _NOT_PAGES
 
 
 def is_knowledge(note: CheckedNote) -> bool:
-    """A wiki page that is not a summary or an original: an entity, concept or the like."""
+    """A wiki page that is not a summary or an original, nor a mirror's: an entity, concept or
+    the like."""
+    if in_mirror(note.path):
+        return False
     return note.kind == "knowledge" and note.folder not in (_SOURCES, "summaries")
 
 
 def link_source_checked(note: CheckedNote) -> bool:
-    """Whether a note's links are checked: not originals, foundations or health files."""
-    if note.kind in ("foundations", "health"):
+    """Whether a note's links are checked: not originals, foundations, health files or a
+    team's mirror (its links name its authors' pages, and only a pull changes it)."""
+    if note.kind in ("foundations", "health") or in_mirror(note.path):
         return False
     return not (note.kind == "knowledge" and note.folder == _SOURCES)
 
@@ -271,7 +285,8 @@ def scan(
                 errors.append(f"{kind}/{name} failed: {type(exc).__name__}: {exc}"[:500])
                 continue
             for issue in found_now:
-                issues.setdefault(issue.id, issue)
+                if not any(in_mirror(f) for f in issue.files):  # whatever checker found it
+                    issues.setdefault(issue.id, issue)
         found[kind] = sorted(issues.values(), key=_rank)
     _check_vault_present(vault)  # gone while scanning: the findings describe nothing
     dismissed = {} if include_dismissed else dismissed_ids(vault)
@@ -283,7 +298,7 @@ def scan(
             found[kind] = kept
     return HealthReport(
         found,
-        len(context.view.notes),
+        sum(1 for path in context.view.notes if not in_mirror(path)),
         hidden,
         time.perf_counter() - started,
         context.now.isoformat(timespec="seconds"),
@@ -343,6 +358,7 @@ __all__ = [
     "body_of",
     "checkers",
     "has_unclosed_fence",
+    "in_mirror",
     "is_knowledge",
     "is_page",
     "link_source_checked",

@@ -211,6 +211,10 @@ class Planner:
         self.moment = now or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.now = utc_iso(self.moment)
         self.base = f"wiki/{domain}"
+        # apply writes with atomic_write, past Vault.write_note's check: a team's mirror
+        # (wiki/shared-<team>/) is refused here, before anything is planned into it. Only
+        # this domain's pages are merge targets, so a mirror page never is one.
+        self.vault.check_writable(f"{self.base}/summaries/")
         self.table: NameTable = load_name_table(self.vault, brain.backend, domain)
         self._before: dict[str, bytes | None] = {}
         self._after: dict[str, bytes] = {}

@@ -1,9 +1,10 @@
 """The generic page operations: write, append, move (re-pointing links), delete (with a plan).
 
 They write knowledge pages (``wiki/``) and the user's own notes only; the kind
-folders (``foundations/``, ``state/``, ``memories/``, ``facts/``, ``health/``) and
-``.mnemex/`` are refused by :meth:`Vault.write_note`, and every path is checked to
-stay inside the vault. Each applied change is one git commit naming the
+folders (``foundations/``, ``state/``, ``memories/``, ``facts/``, ``health/``),
+``.mnemex/`` and a team's mirror (``wiki/shared-<team>/``) are refused by
+:meth:`Vault.write_note`, and every path is checked to stay inside the vault.
+Each applied change is one git commit naming the
 operation (:mod:`mnemex.vault.history`), and the index is synced afterwards so the
 next read sees it.
 
@@ -42,6 +43,7 @@ from mnemex.vault import (
     table_rows,
 )
 from mnemex.vault.history import CommitResult, before_change, commit_change, recording
+from mnemex.vault.layout import mirror_team
 from mnemex.vault.markdown import atx_heading, link_spans, split_frontmatter
 from mnemex.vault.plans import create_plan, discard_plan, take_plan
 from mnemex.vault.preserve import BOM, set_frontmatter_key
@@ -377,7 +379,9 @@ def _move_rewrites(brain: Brain, old: str, new: str) -> list[_Rewrite]:
     after = LinkResolver([new if p == old else p for p in paths])
     candidates: set[str] = set()
     for _, target, source in backend.all_links():
-        if source is None:
+        if source is None or mirror_team(source) is not None:
+            # a team's mirror is read-only (the next pull rewrites it): its links stay as
+            # pulled, and health does not report them
             continue
         was = before.resolve(target, source)
         if was is None:

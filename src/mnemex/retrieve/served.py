@@ -3,7 +3,9 @@
 What the vault says is information, never instructions: served text is cleaned by
 its kind (vault format §13: state and memories get strip, escape and defang;
 knowledge and the user's notes strip and escape; foundations keep their bytes) and
-every answer says which fields are vault data.
+every answer says which fields are vault data. A page of a team's mirror
+(``wiki/shared-<team>/``) is knowledge, cleaned as such, and its hit or page names the
+``team`` whose members wrote it: other people's words, not the person's own.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from mnemex.text.dates import iso_day, parse_date
 from mnemex.text.sanitise import escape, sanitise, strip
 from mnemex.text.tokens import estimate_tokens, trim_to_tokens
 from mnemex.vault import placement
-from mnemex.vault.layout import IGNORED_FOLDERS
+from mnemex.vault.layout import IGNORED_FOLDERS, mirror_team
 from mnemex.vault.markdown import atx_heading, mask_code
 
 _log = logging.getLogger(__name__)
@@ -52,6 +54,12 @@ def _clean_value(kind: str, value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _clean_value(kind, v) for k, v in value.items()}
     return value
+
+
+def _team_of(rel: str) -> dict[str, str]:
+    """``{"team": <team>}`` for a path in a team's mirror, else nothing."""
+    team = mirror_team(rel)
+    return {"team": team} if team is not None else {}
 
 
 def _headings(body: str) -> list[str]:
@@ -91,6 +99,7 @@ def served_page(
         "path": clean,
         "title": clean_served(kind, data["title"]),
         "kind": kind,
+        **_team_of(clean),
         "hash": data["hash"],
         "frontmatter": _clean_value(kind, data["frontmatter"]),
         "tags": data["tags"],
@@ -161,6 +170,7 @@ def served_search(
             "path": hit.path,
             "title": clean_served(hit.kind, hit.title),
             "kind": hit.kind,
+            **_team_of(hit.path),
             "score": hit.score,
             "heading": clean_served(hit.kind, hit.heading),
             "snippet": clean_served(hit.kind, hit.snippet),

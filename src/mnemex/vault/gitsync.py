@@ -1,8 +1,8 @@
 """``mnemex sync``: commit the vault's changes, pull, push, to the user's own git remote.
 
-- Only committable paths are committed (never ``.mnemex/`` or a private domain or
-  project, whatever ``.gitignore`` says), and the push is refused when a private
-  or machine-local path is tracked.
+- Only committable paths are committed (never ``.mnemex/``, a private domain or
+  project, or a team's mirror ``wiki/shared-<team>/``, whatever ``.gitignore`` says),
+  and the push is refused when such a path is tracked.
 - The pull is a merge (``git merge`` of the fetched branch; a fast-forward when this
   machine has nothing of its own, so machines that sync in turn agree). Per-machine files
   (handoffs, journals) never meet, so they never conflict.
@@ -70,7 +70,8 @@ def missing_ignores(vault: Vault) -> list[str]:
 
 
 def tracked_private(vault: Vault) -> list[str]:
-    """Tracked paths that must never leave the machine (private or machine-local)."""
+    """Tracked paths that must never leave the machine (private, machine-local or a team's
+    mirror: other people's pages must not reach this vault's remote)."""
     files = _out(vault, "ls-files").splitlines()
     return [f for f in files if f and not committable(vault, f)]
 
@@ -294,7 +295,7 @@ def sync(vault: Vault, remote: str | None = None, merge: Merger | None = None) -
         private = tracked_private(vault)
         if private:
             for rel in private[:MAX_LISTED]:
-                report.add("refused", rel, "private or machine-local, yet tracked by git")
+                report.add("refused", rel, "private, machine-local or mirrored, yet tracked by git")
             report.add(
                 "refused",
                 remote,

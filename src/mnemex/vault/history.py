@@ -45,7 +45,7 @@ from pathlib import Path, PurePosixPath
 
 from mnemex.errors import VaultError
 from mnemex.vault import LOCAL_DIR, Vault, placement
-from mnemex.vault.layout import FACTS_LOG
+from mnemex.vault.layout import FACTS_LOG, mirror_team
 from mnemex.vault.machine import machine_name
 from mnemex.vault.privacy import is_private
 from mnemex.vault.vault import is_temporary_of, register_change_hook
@@ -178,9 +178,13 @@ def _literal_env(vault: Vault) -> dict[str, str]:
 
 
 def committable(vault: Vault, rel: str) -> bool:
-    """Whether a path may ever be committed: not machine-local, not private."""
+    """Whether a path may ever be committed: not machine-local, not private, not in a team's
+    mirror (other people's pages, pulled again by ``mnemex team pull``: never this vault's
+    history, whatever ``.gitignore`` says)."""
     parts = PurePosixPath(rel).parts
     if not parts or parts[0] in (LOCAL_DIR, ".git") or rel == FACTS_LOG:
+        return False
+    if mirror_team(rel) is not None:
         return False
     where = placement(rel)
     return not any(is_private(vault.settings, n) for n in (where.domain, where.project))

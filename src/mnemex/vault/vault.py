@@ -23,7 +23,13 @@ from pathlib import Path, PurePosixPath
 
 from mnemex.config import Settings, load_settings
 from mnemex.errors import NoteNotFound, PathOutsideVault, ProtectedPath, VaultError, WriteConflict
-from mnemex.vault.layout import IGNORED_FOLDERS, LOCAL_DIR, PROTECTED_FOLDERS
+from mnemex.vault.layout import (
+    IGNORED_FOLDERS,
+    LOCAL_DIR,
+    PROTECTED_FOLDERS,
+    mirror_folder,
+    mirror_team,
+)
 
 NOTE_SUFFIXES = (".md", ".markdown")
 
@@ -139,8 +145,9 @@ class Vault:
         """Refuse the folders that only their own kind's tools may write.
 
         Raises:
-            ProtectedPath: the path is under ``foundations/``, ``state/``, ... or ``.mnemex/``;
-                or a part of it starts with ``.`` or is ``node_modules``.
+            ProtectedPath: the path is under ``foundations/``, ``state/``, ... or ``.mnemex/``,
+                or in a team's mirror (``wiki/shared-<team>/``); or a part of it starts with
+                ``.`` or is ``node_modules``.
         """
         parts = PurePosixPath(rel).parts
         top = parts[0]
@@ -148,6 +155,14 @@ class Vault:
             raise ProtectedPath(
                 f"{rel}: {top}/ is written only by its own tools "
                 "(foundations, state, memories, health and facts each have theirs)"
+            )
+        team = mirror_team(rel)
+        if team is not None:
+            # other people's pages, replaced wholesale by the next pull and never committed:
+            # an edit there would be lost, so it goes to the member's own domain
+            raise ProtectedPath(
+                f'{rel}: {mirror_folder(team)}/ is the team "{team}"\'s mirror, written only by '
+                "`mnemex team pull`; write to your own domain (wiki/<domain>/) instead"
             )
         # Obsidian, git, editors and sync tools keep their own files under dot names
         # (.obsidian/, .trash/, .stfolder/...), and node_modules/ is a package manager's:

@@ -145,6 +145,12 @@ def load_settings(vault: Path) -> Settings:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{path}: [vault] {key} must be a list of strings")
         setattr(settings, key, list(value))
+    mirrors = [d for d in settings.domains if d.startswith("shared-")]
+    if mirrors:
+        raise ConfigError(
+            f"{path}: [vault] domains {mirrors}: names starting with 'shared-' are reserved for "
+            "team mirrors (wiki/shared-<team>/); rename the domain"
+        )
     owner = table.get("owner")
     if owner is not None and (not isinstance(owner, str) or not owner.strip()):
         raise ConfigError(f"{path}: [vault] owner must be a name (a non-empty string)")

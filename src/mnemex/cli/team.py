@@ -1,8 +1,10 @@
 """``mnemex team init|join|leave|status|contribute|synthesise|pull|remove-member``.
 
-Registered onto the command tree by :func:`register`. Every command prints the shared counts
-and exits 1 when anything failed or was refused, so a script never mistakes a failure for a
-success (docs/team.md).
+Registered onto the command tree by :func:`register`. The commands that write (contribute,
+synthesise, pull, leave) print the shared counts, and each exits 1 when a push failed or a file
+was refused (a quarantined contribution is counted as refused but is not a failure of the
+synthesis); a refusal of the whole command (not an admin, an empty wiki, an unreachable
+remote) is one line on stderr and exit 1 (docs/team.md).
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ def team_leave(app: Context, team: str | None, withdraw: bool, as_json: bool) ->
         _problems(result["mirror"])
 
     emit(result, as_json, text)
+    _exit(result["mirror"])
 
 
 @team.command("status")
@@ -145,11 +148,13 @@ def team_contribute(app: Context, team: str | None, as_json: bool) -> None:
     def text() -> None:
         for domain, count in result["domains"].items():
             click.echo(
-                f"domain {domain}: {count['pages']} pages, {count['facts']} statements, "
-                f"{count['withheld_links']} links withheld"
+                f"domain {domain}: {count['pages']} pages, {count['facts']} statements; "
+                f"withheld {count['withheld_links']} links, {count['withheld_pages']} private pages"
             )
         seqs = result["sequences"]
         done = f"contribution {', '.join(map(str, seqs))}" if seqs else "nothing new"
+        if result["retried"]:
+            done += f" (and {', '.join(map(str, result['retried']))} from an earlier failed push)"
         state = "pushed" if result["pushed"] else f"NOT pushed ({result['waiting']} waiting)"
         click.echo(f"{result['team']} {result['stream']}: {done}; {state}")
         click.echo(_counts(result["report"]))

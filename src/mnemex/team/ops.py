@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import shutil
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -136,7 +138,9 @@ def _land(
     """
     why: str | None = None
     result: _T
-    for _ in range(PUSH_ATTEMPTS):
+    for attempt in range(PUSH_ATTEMPTS):
+        if attempt:  # another member pushed first: try again on the new tip, a little later
+            time.sleep(random.uniform(0, 0.1 * 2**attempt))
         repo.refresh(keep)
         result = change()
         repo.commit(message)
@@ -214,7 +218,7 @@ def init_team(
     m = Membership(team, remote, member, domains)
     repo = m.repo(vault)
     repo.ensure()
-    repo.refresh()
+    repo.refresh(m.stream_folder(vault))
     if (repo.root / TEAM_FILE).exists():
         raise TeamError(f"{remote} already holds a team: `mnemex team join` it instead")
 
@@ -232,7 +236,7 @@ def init_team(
         _write_team_settings(repo, settings)
         _audit(repo, {"action": "init", "member": member})
 
-    _, why = _land(repo, change, f"team {team}: started by {member}", None)
+    _, why = _land(repo, change, f"team {team}: started by {member}", m.stream_folder(vault))
     if why:
         raise TeamError(f"could not push to {remote}: {why}")
     _write_membership(vault, m)
@@ -258,7 +262,7 @@ def join_team(
             _write_team_settings(repo, data)
             _audit(repo, {"action": "join", "member": member})
 
-    _, why = _land(repo, change, f"team {team}: {member} joined", None)
+    _, why = _land(repo, change, f"team {team}: {member} joined", m.stream_folder(vault))
     if why:
         raise TeamError(f"could not push to {remote}: {why}")
     _write_membership(vault, m)
@@ -319,9 +323,16 @@ def contribute(vault: Vault, team: str | None = None) -> dict[str, Any]:
     repo.ensure()
     folder = m.stream_folder(vault)
     machine = folder.rsplit("/", 1)[1]
-    written: list[int] = []
+    created: set[int] = set()  # over every attempt: a retry finds its file already there
+    retried: set[int] = set()  # left unpushed by an earlier command, pushed now
 
     def change() -> list[int]:
+        if m.member in _team_settings(repo, m.team)["removed"]:
+            raise TeamError(f"{m.member!r} was removed from {m.team!r}: nothing is contributed")
+        pending = {int(Path(r).stem) for r in repo.unpushed(folder) if Path(r).stem.isdigit()}
+        pending -= created
+        if not created:
+            retried.update(pending)
         existing, highest = _stream_contributions(repo, folder, m.team)
         pages = delta(fold(existing), state)
         if not pages:
@@ -342,26 +353,24 @@ def contribute(vault: Vault, team: str | None = None) -> dict[str, Any]:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode())
             seqs.append(highest)
+        created.update(seqs)
         return seqs
 
-    written, why = _land(repo, change, f"contribute: {m.member}", folder)
+    _, why = _land(repo, change, f"contribute: {m.member}", folder)
+    written = sorted(created)
     for seq in written:
         report.add("created", contribution_path(m.member, machine, seq))
     if not written:
         report.add("unchanged", folder, None)
-    waiting = repo.ahead()
+    waiting = len(repo.unpushed(folder))
     if why:
         report.add(
             "failed",
             folder,
-            f"push failed ({why}); {waiting} commit(s) wait and are "
-            "pushed by the next team command",
+            f"push failed ({why}); {waiting} contribution file(s) wait in this machine's "
+            "clone: the next contribute or synthesise pushes them",
         )
-    domains = {
-        d: {"pages": c.pages, "facts": c.facts, "withheld_links": c.withheld_links,
-            "problems": c.problems}
-        for d, c in counts.items()
-    }  # fmt: skip
+    domains = {d: asdict(c) for d, c in counts.items()}
     for d, c in counts.items():
         for problem in c.problems:
             report.warn(f"wiki/{d}", problem)
@@ -371,6 +380,7 @@ def contribute(vault: Vault, team: str | None = None) -> dict[str, Any]:
         "domains": domains,
         "pages": len(state),
         "sequences": written,
+        "retried": sorted(retried),
         "pushed": why is None,
         "waiting": waiting if why else 0,
         "report": report.to_dict(),
@@ -449,6 +459,8 @@ def synthesise(vault: Vault, team: str | None = None, allow_shrink: bool = False
 
     def change() -> dict[str, Any]:
         data = _team_settings(repo, m.team)
+        if m.member in data["removed"]:
+            raise TeamError(f"{m.member!r} was removed from {m.team!r}: synthesis refused")
         valid, quarantined = _contributions(repo, m.team, set(data["removed"]))
         files = build(valid, m.team, str(data["attribution"]))
         before = _wiki_files(repo)
@@ -519,6 +531,13 @@ def _read_manifest(vault: Vault, team: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
+def mirror_name(slug: str, team: str) -> str:
+    """A mirror page's file name: ``<slug>--<team>``. No slug holds ``--``, so a link of
+    the member's own (``[[pgvector]]``) never resolves into the mirror, in mnemex or in
+    Obsidian, whose rule picks the shortest path among files of one name."""
+    return f"{slug}--{team}"
+
+
 def _mirror_text(text: str, team: str, slugs: set[str]) -> str:
     """A collective page as it lands in the mirror: sanitised, links into the mirror."""
     prefix = mirror_folder(team).split("/", 1)[1]
@@ -526,7 +545,7 @@ def _mirror_text(text: str, team: str, slugs: set[str]) -> str:
     def link(match: re.Match[str]) -> str:
         target, bar, alias = match[1].partition("|")
         if target in slugs:
-            return f"[[{prefix}/{target}{bar}{alias}]]"
+            return f"[[{prefix}/{mirror_name(target, team)}{bar}{alias}]]"
         return alias or target
 
     return re.sub(r"\[\[([^\[\]\n]+?)\]\]", link, sanitise(text, defang_urls=False))
@@ -547,7 +566,7 @@ def pull(vault: Vault, team: str | None = None, allow_shrink: bool = False) -> d
     folder = mirror_folder(m.team)
     manifest = _read_manifest(vault, m.team)
     wanted = {
-        f"{folder}/{Path(rel).name}": _mirror_text(
+        f"{folder}/{mirror_name(Path(rel).stem, m.team)}.md": _mirror_text(
             body.decode("utf-8", "replace"), m.team, slugs
         ).encode()
         for rel, body in files.items()
@@ -566,6 +585,9 @@ def pull(vault: Vault, team: str | None = None, allow_shrink: bool = False) -> d
             report.add("refused", rel, "changed by hand since the last pull: kept; move your edit "
                        "to a page of your own domain")  # fmt: skip
             new_manifest[rel] = manifest[rel]
+            continue
+        if current is not None and rel not in manifest and current != sha256_bytes(body):
+            report.add("refused", rel, "a file the pull did not write is in the way: kept")
             continue
         new_manifest[rel] = sha256_bytes(body)
         if current == new_manifest[rel]:
@@ -621,14 +643,20 @@ def _remove(vault: Vault, m: Membership, who: str, by: str, action: str) -> dict
             data["members"] = [x for x in data["members"] if x != who]
             data["admins"] = [x for x in data["admins"] if x != who]
             _write_team_settings(repo, data)
-        _audit(repo, {"action": action, "member": who, "by": by, **{
-            k: listing[k] for k in ("contributions", "pages_removed", "statements_removed")
-        }})  # fmt: skip
+        # counts only: quoting what was removed would keep it at HEAD
+        counts = {k: len(v) if isinstance(v, list) else v for k, v in listing.items()}
+        _audit(repo, {"action": action, "member": who, "by": by, **counts})
 
-    _, why = _land(repo, change, f"team {m.team}: {action} {who}", None)
+    keep = None if who == m.member else m.stream_folder(vault)  # a withdrawal takes all
+    _, why = _land(repo, change, f"team {m.team}: {action} {who}", keep)
     if why:
         raise TeamError(f"could not push the removal to {m.remote}: {why}")
     listing["synthesis"] = synthesise(vault, m.team, allow_shrink=True)
+    if not listing["synthesis"]["pushed"]:
+        raise TeamError(
+            f"{who}'s contributions were taken out, but the new wiki could not be pushed: "
+            "run `mnemex team synthesise` again"
+        )
     return listing
 
 
@@ -640,8 +668,9 @@ def _what_goes(valid: list[Contribution], who: str, team: str, attribution: str)
     statements: list[str] = []
     for rel, body in before.items():
         for line in body.decode().splitlines():
-            if line.startswith("- ") and line.endswith(f" — {label}"):
-                statements.append(f"{Path(rel).stem}: {line[2:].rsplit(' — ', 1)[0]}")
+            line = line.strip().removeprefix("- ").removeprefix("differs: ")
+            if line.endswith(f" — {label}"):
+                statements.append(f"{Path(rel).stem}: {line.rsplit(' — ', 1)[0]}")
     return {
         "contributions": sum(1 for c in valid if c.member == who),
         "pages_removed": sorted(Path(rel).stem for rel in set(before) - set(after)),
@@ -703,7 +732,7 @@ def status(vault: Vault, team: str | None = None) -> dict[str, Any]:
     mine = [c for c in valid if c.stream == m.stream_folder(vault).split("/", 1)[1]]
     out["stream"] = m.stream_folder(vault).split("/", 1)[1]
     out["sequence"] = max((c.seq for c in mine), default=0)
-    out["waiting"] = len(repo._unpushed(m.stream_folder(vault)))
+    out["waiting"] = len(repo.unpushed(m.stream_folder(vault)))
     out["streams"] = len(streams(valid))
     out["wiki_pages"] = len(_wiki_files(repo))
     record = repo.root / SYNTHESIS_FILE
@@ -723,6 +752,7 @@ __all__ = [
     "join_team",
     "leave_team",
     "membership",
+    "mirror_name",
     "pull",
     "remove_member",
     "status",

@@ -5,7 +5,8 @@ Only pages under ``wiki/<domain>/`` of an opted-in domain are read, never a doma
 title, aliases and kind; each statement on it (its lead, its bullets, the lines of its
 sections other than *Related* and *Sources*) becomes a fact with the source it cites (the
 summary page's title, URL and date, never its path); links become the titles of the
-opted-in pages they point to. A link to anything else (a private page, a note outside the
+opted-in pages they point to. A page whose frontmatter names a private project or domain
+stays, wherever it is filed. A link to anything else (a private page, a note outside the
 opted-in domains) is withheld: its alias text stays, the name it points to does not. Every
 statement is stripped of invisible characters, escaped and has its secrets redacted.
 """
@@ -42,11 +43,12 @@ _SPACE_RE = re.compile(r"\s+")
 
 @dataclass
 class DomainCount:
-    """What one opted-in domain gave: pages read, statements, links withheld."""
+    """What one opted-in domain gave: pages read, statements, links and pages withheld."""
 
     pages: int = 0
     facts: int = 0
     withheld_links: int = 0
+    withheld_pages: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -76,7 +78,7 @@ def read_state(vault: Vault, domains: Iterable[str]) -> tuple[State, dict[str, D
                 continue
             parsed[rel] = note
             titles[rel] = _clean(note.title)
-    resolver = LinkResolver(notes)
+    resolver = LinkResolver([rel for rel in notes if mirror_team(rel) is None])
     state: State = {}
     counts = {d: DomainCount() for d in domains}
     for domain, rels in opted.items():
@@ -86,6 +88,12 @@ def read_state(vault: Vault, domains: Iterable[str]) -> tuple[State, dict[str, D
         for rel in rels:
             if rel not in parsed:
                 count.problems.append("a page could not be read (skipped)")
+                continue
+            meta = parsed[rel].frontmatter
+            if any(
+                is_private(vault.settings, str(meta.get(k) or "")) for k in ("project", "domain")
+            ):
+                count.withheld_pages += 1  # a page of a private project stays, wherever it is
                 continue
             count.pages += 1
             page = _page(parsed[rel], rel, titles, parsed, resolver, count)
@@ -215,8 +223,7 @@ def _inert_links(
             return (
                 f"[[{titles[target]}]]" if not link.alias else f"[[{titles[target]}|{link.alias}]]"
             )
-        count.withheld_links += 1
-        return link.alias or ""
+        return link.alias or ""  # counted once, from the page's links
 
     def markdown(match: re.Match[str]) -> str:
         if re.match(r"^(https?|mailto):", match[3]):

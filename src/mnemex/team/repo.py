@@ -94,7 +94,7 @@ class SharedRepo:
                 "nothing was done (working from what this machine last saw could empty "
                 "the shared wiki)"
             )
-        saved = self._unpushed(keep) if keep else {}
+        saved = self.unpushed(keep) if keep else {}
         (self.root / ".git" / "index.lock").unlink(missing_ok=True)  # a killed git left it
         if self.has_remote_branch():
             self.git("checkout", "-q", "-B", BRANCH, f"origin/{BRANCH}")
@@ -114,15 +114,19 @@ class SharedRepo:
             self.git("rev-parse", "--verify", "-q", f"origin/{BRANCH}", check=False).stdout.strip()
         )
 
-    def _unpushed(self, folder: str) -> dict[str, bytes]:
-        """Files under ``folder`` the remote's branch does not hold (committed or not)."""
+    def unpushed(self, folder: str) -> dict[str, bytes]:
+        """Files under ``folder`` the remote's branch has never held (committed or not).
+
+        A file the remote once held and no longer does was taken out there (a member
+        removed, contributions withdrawn): it is not pushed back.
+        """
         base = self.root / folder
         if not base.is_dir():
             return {}
         remote: set[str] = set()
         if self.has_remote_branch():
-            listed = self.git("ls-tree", "-r", "--name-only", f"origin/{BRANCH}", "--", folder)
-            remote = set(listed.stdout.splitlines())
+            listed = self.git("log", f"origin/{BRANCH}", "--name-only", "--format=", "--", folder)
+            remote = set(listed.stdout.split())
         out: dict[str, bytes] = {}
         for path in sorted(base.rglob("*")):
             rel = path.relative_to(self.root).as_posix()

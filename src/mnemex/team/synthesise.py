@@ -6,9 +6,11 @@ ingestion uses to keep one page per thing); on each page:
 
 - statements are unioned: an exact repeat (case, spacing and end stop aside) is one statement
   backed by each member who made it; a near-identical formulation (the same words in any order,
-  or a few more, at most one in ten, and no number among them) is merged into the first;
-- two members' statements that say the same thing but for a differing number, date or name
-  are *differing statements*: both kept, side by side, each with who said it;
+  or a few more, at most one in ten, no number and no negation among them) is merged into
+  the first;
+- two members' statements that say the same thing but for one or two words (a number, a
+  date, a name, a "not") are *differing statements*: both kept, side by side, each with who
+  said it;
 - links name pages; a link to a page no member contributed is dropped, never left broken;
 - a *Provenance* section names every contributor (or an anonymous id, as the team sets).
 
@@ -37,6 +39,8 @@ SHRINK_LIMIT = 0.5
 SHRINK_FLOOR = 4
 _WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
 _NUMBER_RE = re.compile(r"\d")
+#: Words that turn a statement around; the ``t`` of ``isn't`` and ``don't`` among them.
+_NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "without", "nor", "t"})
 
 
 @dataclass
@@ -119,7 +123,7 @@ def _group(states: dict[str, State]) -> list[list[tuple[str, PageState]]]:
 
 def _page(group: list[tuple[str, PageState]], team: str, attribution: str) -> Page:
     names = Counter(page.name for _, page in group)
-    name = min(names, key=lambda n: (-names[n], n.casefold(), n))
+    name = min(names, key=lambda n: (-names[n], -len(n), n.casefold(), n))  # most said, fullest
     types = Counter(page.type for _, page in group)
     kind = min(types, key=lambda t: (-types[t], t))
     aliases = sorted(
@@ -192,7 +196,10 @@ def _relation(a: set[str], b: set[str]) -> str | None:
     if not only_a and not only_b:
         return "same"
     numbers = any(_NUMBER_RE.search(w) for w in only_a | only_b)
+    negated = bool((only_a | only_b) & _NEGATIONS)  # "is supported" / "is not supported"
     inserted = not only_a or not only_b  # words added, none replaced
+    if negated and len(common) >= 3:
+        return "differs"
     if inserted and not numbers and len(only_a | only_b) <= max(1, len(a | b) // 10):
         return "same"
     if len(common) >= 3 and len(only_a) <= 2 and len(only_b) <= 2 and only_a and only_b:

@@ -1,0 +1,172 @@
+"""The contribution format, folding a stream, and the collective wiki as a pure function."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mnemex.config import load_settings
+from mnemex.errors import ConfigError
+from mnemex.team.model import (
+    Contribution,
+    Fact,
+    Malformed,
+    PageState,
+    State,
+    delta,
+    fold,
+    read_contribution,
+)
+from mnemex.team.synthesise import _relation, _words, build, contributor_label
+
+
+def _state(*pages: PageState) -> State:
+    return {p.name.casefold(): p for p in pages}
+
+
+def _page(
+    name: str, *facts: str, links: tuple[str, ...] = (), aliases: tuple[str, ...] = ()
+) -> PageState:
+    return PageState(
+        name,
+        "entity",
+        set(aliases),
+        {f.casefold(): Fact(f, "Report", None, "2025-01-01") for f in facts},
+        set(links),
+    )
+
+
+def _contribution(
+    member: str, seq: int, pages: list[dict[str, Any]], machine: str = "0000000a"
+) -> Contribution:
+    return Contribution(
+        f"contributions/{member}/{machine}/{seq:08d}.json", member, machine, seq, "x", pages
+    )
+
+
+def test_a_delta_folded_onto_the_old_state_gives_the_new_one() -> None:
+    old = _state(
+        _page("Kestrel", "Builds flight software.", "Has 40 staff."), _page("Gone", "Soon.")
+    )
+    new = _state(
+        _page(
+            "Kestrel", "Builds flight software.", "Has 41 staff.", links=("Porto",), aliases=("K",)
+        ),
+        _page("Porto", "A city."),
+    )
+    first = delta({}, old)
+    second = delta(old, new)
+    folded = fold([_contribution("ada", 1, first), _contribution("ada", 2, second)])
+    assert {k: v.to_dict() for k, v in folded.items()} == {
+        k.casefold(): v.to_dict() for k, v in new.items()
+    }
+    assert delta(new, new) == []
+
+
+def test_the_wiki_is_the_same_whatever_order_contributions_are_found_in() -> None:
+    contributions = [
+        _contribution(
+            m,
+            s,
+            delta(
+                {},
+                _state(_page(f"Topic {m}{s}", f"{m} says {s}."), _page("Shared", f"Seen by {m}.")),
+            ),
+        )
+        for m in ("ada", "bob", "cy")
+        for s in (1, 2)
+    ]
+    first = build(contributions, "acme")
+    for seed in range(5):
+        shuffled = contributions[:]
+        random.Random(seed).shuffle(shuffled)
+        assert build(shuffled, "acme") == first
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "relation"),
+    [
+        ("The cache is cleared on every write.", "the cache is cleared on every write", "same"),
+        ("Deploys run on Tuesdays at noon", "Deploys run on Tuesdays at noon UTC", "same"),
+        ("Priya works at Tidewater Labs", "Priya works at Kestrel Labs", "differs"),
+        ("The default port is 5432", "The default port is 5433", "differs"),
+        ("Union types are supported in stubs", "Union types are not supported in stubs", "differs"),
+        ("Rollback takes a minute", "The moon orbits the earth", None),
+    ],
+)
+def test_near_identical_statements_merge_and_differing_ones_stay_apart(
+    a: str, b: str, relation: str | None
+) -> None:
+    assert _relation(set(_words(a)), set(_words(b))) == relation
+
+
+def test_differing_statements_keep_both_with_who_said_each() -> None:
+    ada = _contribution(
+        "ada", 1, delta({}, _state(_page("Priya", "Priya works at Tidewater Labs.")))
+    )
+    bob = _contribution("bob", 1, delta({}, _state(_page("Priya", "Priya works at Kestrel Labs."))))
+    text = build([ada, bob], "acme")["wiki/priya.md"].decode()
+    assert "## Differing statements" in text
+    assert "Tidewater Labs. (Report; 2025-01-01) — ada" in text
+    assert "Kestrel Labs. (Report; 2025-01-01) — bob" in text
+    anonymous = build([ada, bob], "acme", "anonymous")["wiki/priya.md"].decode()
+    assert "ada" not in anonymous and contributor_label("ada", "acme", "anonymous") in anonymous
+
+
+def _file(
+    doc: dict[str, Any], path: str = "contributions/ada/0000000a/00000001.json"
+) -> tuple[str, bytes]:
+    return path, json.dumps(doc).encode()
+
+
+GOOD = {
+    "format": 1,
+    "team": "acme",
+    "member": "ada",
+    "machine": "0000000a",
+    "seq": 1,
+    "covers": "x",
+    "pages": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"team": "other"}, "for team 'other'"),
+        ({"seq": 2}, "differ from the file's path"),
+        ({"format": 9}, "format 9"),
+        ({"pages": [{"name": ""}]}, "has no name"),
+        ({"pages": [{"name": "A", "facts_added": [{"text": "x" * 3000}]}]}, "a fact has no text"),
+        (
+            {
+                "pages": [
+                    {"name": "A", "facts_added": [{"text": "ok", "cite": {"path": "notes/x.md"}}]}
+                ]
+            },
+            "cite",
+        ),
+        ({"pages": [{"name": "A", "type": "script"}]}, "unknown type"),
+    ],
+)
+def test_a_malformed_contribution_says_why(change: dict[str, Any], reason: str) -> None:
+    with pytest.raises(Malformed, match=reason.replace("(", r"\(")):
+        read_contribution(*_file({**GOOD, **change}), "acme")
+
+
+def test_a_well_formed_contribution_reads() -> None:
+    assert read_contribution(*_file(GOOD), "acme").stream == "ada/0000000a"
+    with pytest.raises(Malformed, match="8-digit seq"):
+        read_contribution(*_file(GOOD, "contributions/ada/0000000a/1.json"), "acme")
+
+
+def test_a_domain_named_like_a_mirror_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "mnemex.toml").write_text(
+        '[vault]\ndomains = ["general", "shared-acme"]\n', encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match="reserved for team mirrors"):
+        load_settings(tmp_path)

@@ -217,3 +217,19 @@ def test_sync_refuses_to_push_a_mirror_tracked_by_hand(member: tuple[Vault, Path
     done = sync(vault)
     assert not done["pushed"] and done["tracked_private"] == [MIRROR]
     assert not git(bare, "branch", "--list").strip()  # nothing reached the remote
+
+
+def test_ingest_links_a_page_of_the_same_name_in_the_mirror_and_leaves_it_alone(
+    tmp_path: Path,
+) -> None:
+    root = git_vault(tmp_path / "vault")
+    pulled = "wiki/shared-acme/python--acme.md"
+    write(root, pulled, PYTHON)
+    before = (root / pulled).read_bytes()
+    source = write(tmp_path, "scripting.md", SOURCE)
+    with open_brain(root) as brain:
+        done = ingest_path(brain, source, apply=True, offline=True)
+    assert (root / pulled).read_bytes() == before
+    own = next(p for p in done["create"] if p.startswith("wiki/general/entities/python"))
+    text = (root / own).read_text(encoding="utf-8")
+    assert "[[shared-acme/python--acme|Python]]: the team acme's page" in text

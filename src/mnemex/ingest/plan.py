@@ -42,6 +42,7 @@ from mnemex.ingest.resolve import (
 from mnemex.report import Problem, Report
 from mnemex.text.dates import utc_iso
 from mnemex.vault import check_name, sha256_bytes, slugify
+from mnemex.vault.layout import MIRROR_PREFIX
 
 Action = Literal["create", "update", "unchanged", "skipped", "delete"]
 
@@ -215,6 +216,7 @@ class Planner:
         # (wiki/shared-<team>/) is refused here, before anything is planned into it. Only
         # this domain's pages are merge targets, so a mirror page never is one.
         self.vault.check_writable(f"{self.base}/summaries/")
+        self._mirror_pages: dict[str, list[tuple[str, str]]] | None = None
         self.table: NameTable = load_name_table(self.vault, brain.backend, domain)
         self._before: dict[str, bytes | None] = {}
         self._after: dict[str, bytes] = {}
@@ -390,7 +392,7 @@ class Planner:
         ]
         sections = {
             "Key points": list(dict.fromkeys(facts)),
-            "Related": self._related(page, targets, extraction, cite),
+            "Related": self._related(page, targets, extraction, cite) + self._team_links(page),
             "Sources": [cite],
         }
         ref = {"path": plan.summary, "sha256": doc.sha256}
@@ -422,6 +424,22 @@ class Planner:
             plan.pages[entry.path] = plan.pages.get(entry.path, "updated")
         self._write(entry.path, (dump_frontmatter(meta) + body).encode("utf-8"))
         self.table.add(_entry_as_written(entry, meta))
+
+    def _team_links(self, page: PlannedPage) -> list[str]:
+        """Links to the pages of the same name in the team mirrors (``wiki/shared-<team>/
+        <slug>--<team>.md``): linked, never merged into (they are other people's pages)."""
+        if self._mirror_pages is None:
+            self._mirror_pages = {}
+            wiki = self.vault.root / "wiki"
+            for folder in sorted(wiki.glob(f"{MIRROR_PREFIX}*")) if wiki.is_dir() else []:
+                team = folder.name[len(MIRROR_PREFIX) :]
+                for path in sorted(folder.glob(f"*--{team}.md")):
+                    slug = path.name[: -len(f"--{team}.md")]
+                    link = f"{folder.name}/{path.stem}"
+                    self._mirror_pages.setdefault(slug, []).append((team, link))
+        found = self._mirror_pages.get(slugify(page.name), [])
+        name = clean_text(page.name)
+        return [f"[[{link}|{name}]]: the team {team}'s page" for team, link in found]
 
     def _source_date(self, doc: SourceDoc) -> str:
         """The date a fact line carries: the document's own, else the ingestion day.

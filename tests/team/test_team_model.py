@@ -170,3 +170,14 @@ def test_a_domain_named_like_a_mirror_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigError, match="reserved for team mirrors"):
         load_settings(tmp_path)
+
+
+def test_pages_are_one_by_ingestions_name_rule() -> None:
+    ada = _contribution(
+        "ada", 1, delta({}, _state(_page("Kestrel Systems, Inc.", "Builds software.")))
+    )
+    bob = _contribution("bob", 1, delta({}, _state(_page("KestrelSystems", "Flies drones."))))
+    cy = _contribution("cy", 1, delta({}, _state(_page("Vector Databases", "Store vectors."))))
+    dee = _contribution("dee", 1, delta({}, _state(_page("vector-database", "Index vectors."))))
+    files = build([ada, bob, cy, dee], "acme")
+    assert len(files) == 2, sorted(files)

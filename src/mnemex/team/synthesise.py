@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from mnemex.ingest.resolve import normalise_name
 from mnemex.team.model import Contribution, Fact, PageState, State, fact_key, fold, name_key
 from mnemex.vault.layout import slugify
 
@@ -64,6 +65,14 @@ class Page:
     contributors: Counter[str]
 
 
+def page_keys(name: str) -> set[str]:
+    """The keys under which a name finds its page: ingestion's name rule (folded, no
+    honorific or company suffix, plurals singular), and the same without spaces, so "Kestrel
+    DB" is "KestrelDB"; a name that rule empties keeps its folded form."""
+    key = normalise_name(name) or name_key(name)
+    return {key, "~" + key.replace(" ", "")} if key else set()
+
+
 def contributor_label(member: str, team: str, attribution: str) -> str:
     """How a member is named on the wiki: the member id, or a stable anonymous id."""
     if attribution == "anonymous":
@@ -90,7 +99,8 @@ def build(
     by_name: dict[str, Page] = {}
     for page in pages:
         for name in (page.name, *page.aliases):
-            by_name.setdefault(name_key(name), page)
+            for key in sorted(page_keys(name)):
+                by_name.setdefault(key, page)
     return {f"{WIKI}/{page.slug}.md": _render(page, by_name).encode() for page in pages}
 
 
@@ -109,7 +119,7 @@ def _group(states: dict[str, State]) -> list[list[tuple[str, PageState]]]:
 
     first: dict[str, int] = {}
     for i, (_, page) in enumerate(entries):
-        for key in sorted({name_key(page.name), *(name_key(a) for a in page.aliases)} - {""}):
+        for key in sorted(set().union(*(page_keys(n) for n in (page.name, *page.aliases)))):
             if key in first:
                 a, b = find(first[key]), find(i)
                 parent[max(a, b)] = min(a, b)
@@ -219,12 +229,16 @@ def _assign_slugs(pages: list[Page]) -> None:
         page.slug = slug
 
 
+def _find(by_name: dict[str, Page], name: str) -> Page | None:
+    return next((by_name[k] for k in sorted(page_keys(name)) if k in by_name), None)
+
+
 def _linked(text: str, by_name: dict[str, Page]) -> str:
     """``[[Name]]`` in a statement pointed at the page of that name, or left as plain text."""
 
     def link(match: re.Match[str]) -> str:
         target, _, alias = match[1].partition("|")
-        page = by_name.get(name_key(target))
+        page = _find(by_name, target)
         if page is None:
             return alias or target
         return f"[[{page.slug}|{alias or target}]]"
@@ -261,11 +275,8 @@ def _render(page: Page, by_name: dict[str, Page]) -> str:
             lines.append(f"- {_said(first, by_name)}")
             lines.append(f"  - differs: {_said(second, by_name)}")
         lines.append("")
-    slugs = {
-        by_name[name_key(n)].slug: by_name[name_key(n)]
-        for n in page.links
-        if name_key(n) in by_name
-    }
+    linked = (_find(by_name, n) for n in page.links)
+    slugs = {p.slug: p for p in linked if p is not None}
     related = [p for slug, p in slugs.items() if slug != page.slug]
     if related:
         lines.append("## Related")

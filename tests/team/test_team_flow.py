@@ -153,6 +153,12 @@ def test_a_private_domain_cannot_be_opted_in(tmp_path: Path) -> None:
             ok=False,
         )
         assert done["exit"] == 1 and "private" in done["stderr"]
+    leaky = ada.team(
+        "init", "acme", "--remote", "https://ada:hunter2@git.example.org/acme.git",
+        "--member", "ada", "--domains", "general", ok=False,
+    )  # fmt: skip
+    assert leaky["exit"] == 1 and "holds a password" in leaky["stderr"]
+    assert "hunter2" not in leaky["stderr"]
     assert not shared_files_exist(origin)
     assert "[team" not in (ada.root / "mnemex.toml").read_text(encoding="utf-8")
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from mnemex.config import SETTINGS_FILE
 from mnemex.errors import TeamError
@@ -200,10 +201,15 @@ def _check_domains(vault: Vault, domains: list[str]) -> None:
             )
 
 
-def _check_ids(team: str, member: str) -> None:
+def _check_ids(team: str, member: str, remote: str) -> None:
     for what, value in (("team name", team), ("member id", member)):
         if not valid_id(value):
             raise TeamError(f"{what} {value!r}: use lower-case letters, digits and '-'")
+    if "://" in remote and urlsplit(remote).password:
+        raise TeamError(
+            "the remote holds a password, and mnemex.toml (which syncs) would keep it: "
+            "give git the credential instead (a credential helper, or an SSH key)"
+        )
 
 
 # -- init, join, leave ----------------------------------------------------------
@@ -213,7 +219,7 @@ def init_team(
     vault: Vault, team: str, remote: str, member: str, domains: list[str], anonymous: bool
 ) -> dict[str, Any]:
     """Start a team in an empty shared repository, with this member as its admin."""
-    _check_ids(team, member)
+    _check_ids(team, member, remote)
     _check_domains(vault, domains)
     m = Membership(team, remote, member, domains)
     repo = m.repo(vault)
@@ -247,7 +253,7 @@ def join_team(
     vault: Vault, team: str, remote: str, member: str, domains: list[str]
 ) -> dict[str, Any]:
     """Join a team that exists: add this member to ``team.toml``, opt the domains in."""
-    _check_ids(team, member)
+    _check_ids(team, member, remote)
     _check_domains(vault, domains)
     m = Membership(team, remote, member, domains)
     repo = m.repo(vault)

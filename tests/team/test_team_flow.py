@@ -327,3 +327,19 @@ def test_leave_says_whether_contributions_stay(tmp_path: Path, withdraw: bool) -
     )
     assert "[team.acme]" not in (bob.root / "mnemex.toml").read_text(encoding="utf-8")
     assert ("wiki/bob-only.md" in shared_files(origin)) is not withdraw
+
+
+def test_a_contribute_killed_before_its_push_loses_nothing(tmp_path: Path) -> None:
+    origin, ada, _ = _team(tmp_path)
+    ada.write("wiki/general/entities/tide.md", page("Tidewater Labs", "A lab by the sea."))
+    crash = {"MNEMEX_TEST_CRASH": "team-push", "MNEMEX_TEST_CRASH_CONFIRM": "kill this process"}
+    ada.env.update(crash)
+    assert ada.run("team", "contribute", ok=False).returncode == -9
+    for key in crash:
+        del ada.env[key]
+    assert not any(n.startswith("contributions/ada/") for n in shared_files(origin))
+    assert ada.team("status")["waiting"] == 1
+    again = ada.team("contribute")
+    assert again["pushed"] and again["retried"] == [1] and again["sequences"] == []
+    assert ada.team("synthesise")["pushed"]
+    assert "wiki/tidewater-labs.md" in shared_files(origin)

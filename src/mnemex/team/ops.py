@@ -147,6 +147,7 @@ def _land(
         repo.commit(message)
         if not repo.ahead():
             return result, None
+        crash_point("team-push")
         why = repo.push()
         if why is None:
             return result, None

@@ -96,6 +96,17 @@ def test_the_wiki_is_the_same_whatever_order_contributions_are_found_in() -> Non
         ("The default port is 5432", "The default port is 5433", "differs"),
         ("Union types are supported in stubs", "Union types are not supported in stubs", "differs"),
         ("Rollback takes a minute", "The moon orbits the earth", None),
+        # seen on PEPs: long statements sharing a few words, one with a "not", are unrelated
+        (
+            "This PEP is not about the need for type annotations, it is about the syntax.",
+            "While these are less common than type annotations, the same type syntax is used.",
+            None,
+        ),
+        (
+            "A generic type can have any number of type variables.",
+            "Also known as a parametric type or a generic type.",
+            None,
+        ),
     ],
 )
 def test_near_identical_statements_merge_and_differing_ones_stay_apart(

@@ -208,11 +208,12 @@ def _relation(a: set[str], b: set[str]) -> str | None:
     numbers = any(_NUMBER_RE.search(w) for w in only_a | only_b)
     negated = bool((only_a | only_b) & _NEGATIONS)  # "is supported" / "is not supported"
     inserted = not only_a or not only_b  # words added, none replaced
-    if negated and len(common) >= 3:
+    if negated and len((only_a | only_b) - _NEGATIONS) <= 1 and len(common) >= 3:
         return "differs"
     if inserted and not numbers and len(only_a | only_b) <= max(1, len(a | b) // 10):
         return "same"
-    if len(common) >= 3 and len(only_a) <= 2 and len(only_b) <= 2 and only_a and only_b:
+    swapped = len(only_a) + len(only_b)
+    if only_a and only_b and len(only_a) <= 2 and len(only_b) <= 2 and len(common) >= 2 * swapped:
         return "differs"
     return None
 

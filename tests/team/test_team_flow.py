@@ -33,6 +33,8 @@ def _planted(ada: Member) -> None:
             [
                 "Priya Raman joined in 2026, see [[divorce-lawyer]] for why.",
                 f"The deploy token is {SECRET} for now.",
+                "The papers are in notes/divorce-lawyer.md and wiki/general/sources/report.txt.",
+                "Its site is https://example.org/kestrel/about for now.",
                 "Its office is in Lisbon ([[type-hints-summary]], 2025-03-01).",
             ],
             ["Priya Raman", "divorce-lawyer", "Diary Entry"],
@@ -90,6 +92,8 @@ def test_contribute_synthesise_pull_end_to_end_and_nothing_private_leaves(tmp_pa
     assert "## Differing statements" in kestrel
     assert "Lisbon" in kestrel and "Porto" in kestrel
     assert "[[priya-raman|Priya Raman]]" in kestrel  # links fixed across members
+    assert "The papers are in [path withheld] and [path withheld]." in kestrel
+    assert "https://example.org/kestrel/about" in kestrel  # a web address is not a path
     assert "## Provenance" in kestrel
 
     # nothing private left ada's machine: every byte of every object of the shared repo
@@ -103,6 +107,7 @@ def test_contribute_synthesise_pull_end_to_end_and_nothing_private_leaves(tmp_pa
         b"Diary",
         b"notes/",
         b"wiki/general",
+        b"sources/",
         b"type-hints-summary",
         b"zq5",
     ):

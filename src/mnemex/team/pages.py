@@ -28,7 +28,11 @@ from mnemex.vault.markdown import atx_heading, fenced_lines, parse_note, parse_w
 from mnemex.vault.privacy import is_private
 
 #: Sections whose lines are links or citations, not statements.
-_LINK_SECTIONS = frozenset({"related", "sources", "provenance"})
+_LINK_SECTIONS = frozenset(
+    {"related", "sources", "source", "entities", "concepts", "provenance", "backlinks"}
+)
+#: A token that looks like a path: words joined by ``/`` (``wiki/general/sources/x.rst``).
+_PATHLIKE_RE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+/?")
 #: Statements longer than this are cut; a page with more than this many is cut too.
 MAX_FACT_CHARS = 1_500
 MAX_FACTS_PER_PAGE = 300
@@ -79,6 +83,7 @@ def read_state(vault: Vault, domains: Iterable[str]) -> tuple[State, dict[str, D
             parsed[rel] = note
             titles[rel] = _clean(note.title)
     resolver = LinkResolver([rel for rel in notes if mirror_team(rel) is None])
+    tops = {entry.name for entry in vault.root.iterdir()} | {"wiki", "notes", ".mnemex"}
     state: State = {}
     counts = {d: DomainCount() for d in domains}
     for domain, rels in opted.items():
@@ -96,7 +101,7 @@ def read_state(vault: Vault, domains: Iterable[str]) -> tuple[State, dict[str, D
                 count.withheld_pages += 1  # a page of a private project stays, wherever it is
                 continue
             count.pages += 1
-            page = _page(parsed[rel], rel, titles, parsed, resolver, count)
+            page = _page(parsed[rel], rel, titles, parsed, resolver, count, tops)
             if not page.name:
                 continue
             have = state.get(name_key(page.name))
@@ -132,6 +137,7 @@ def _page(
     parsed: dict[str, Any],
     resolver: LinkResolver,
     count: DomainCount,
+    tops: set[str],
 ) -> PageState:
     meta = note.frontmatter
     kind = meta.get("type") if meta.get("type") in ("entity", "concept", "summary") else "page"
@@ -147,12 +153,35 @@ def _page(
     for line in _statements(note.body):
         text, cite = _cited(line, rel, titles, parsed, resolver, own_cite)
         text = _inert_links(text, rel, titles, resolver, count)
-        text = _clean(text)[:MAX_FACT_CHARS]
+        text = _clean(_without_paths(text, tops))[:MAX_FACT_CHARS]
+        if _only_links(text):
+            continue
         if len(text) < 3 or len(page.facts) >= MAX_FACTS_PER_PAGE:
             continue
         page.facts.setdefault(fact_key(text), Fact(text, *cite))
         count.facts += 1
     return page
+
+
+def _without_paths(text: str, tops: set[str]) -> str:
+    """Paths of this vault's files (a token starting at one of its top folders) withheld:
+    ``notes/divorce-lawyer.md`` is itself data. Web addresses keep theirs."""
+
+    def path(match: re.Match[str]) -> str:
+        before = text[max(0, match.start() - 3) : match.start()]
+        if before.endswith("://") or before.endswith("/"):
+            return match[0]
+        token = match[0].rstrip(".")  # the end of a sentence is not part of the path
+        if token.split("/", 1)[0] not in tops:
+            return match[0]
+        return "[path withheld]" + match[0][len(token) :]
+
+    return _PATHLIKE_RE.sub(path, text)
+
+
+def _only_links(text: str) -> bool:
+    """A line that is nothing but links (a list of pages), not a statement."""
+    return not _WIKILINK_RE.sub("", text).strip(" ,;:.-–—`")
 
 
 def _statements(body: str) -> list[str]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +115,7 @@ def test_the_wiki_is_the_same_whatever_order_contributions_are_found_in() -> Non
 def test_near_identical_statements_merge_and_differing_ones_stay_apart(
     a: str, b: str, relation: str | None
 ) -> None:
-    assert _relation(set(_words(a)), set(_words(b))) == relation
+    assert _relation(frozenset(_words(a)), frozenset(_words(b))) == relation
 
 
 def test_differing_statements_keep_both_with_who_said_each() -> None:
@@ -192,3 +195,37 @@ def test_pages_are_one_by_ingestions_name_rule() -> None:
     dee = _contribution("dee", 1, delta({}, _state(_page("vector-database", "Index vectors."))))
     files = build([ada, bob, cy, dee], "acme")
     assert len(files) == 2, sorted(files)
+
+
+_SEEDED = """
+import sys
+from mnemex.team.model import Contribution, Fact, PageState, delta
+from mnemex.team.synthesise import build
+
+def one(member, *facts):
+    page = PageState("Kalvo", "entity", set(), {f.casefold(): Fact(f) for f in facts}, set())
+    path = f"contributions/{member}/0000000a/00000001.json"
+    return Contribution(path, member, "0000000a", 1, "x", delta({}, {"kalvo": page}))
+
+wiki = build([
+    one("m1", "The rate of Kalvo is 20 users for the team",
+        "The rate of Kalvo is 22 users for the whole team"),
+    one("m2", "The rate of Kalvo is 25 users for the whole team"),
+], "acme")
+sys.stdout.write(wiki["wiki/kalvo.md"].decode())
+"""
+
+
+def test_every_process_pairs_the_same_statements_whatever_its_hash_seed() -> None:
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _SEEDED],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(8)
+    }
+    assert len(outputs) == 1
+    assert "## Differing statements" in outputs.pop()

@@ -497,7 +497,7 @@ def synthesise(vault: Vault, team: str | None = None, allow_shrink: bool = False
             report.add("refused", item["path"], f"quarantined: {item['reason']}")
         record = {
             "contributions": len(valid),
-            "streams": len(streams(valid)),
+            "streams": len({c.stream for c in valid}),
             "pages": len(files),
             "quarantined": quarantined,
             "input": "sha256:"

@@ -21,6 +21,7 @@ agree and the second push is a no-op.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter, defaultdict
@@ -65,12 +66,13 @@ class Page:
     contributors: Counter[str]
 
 
-def page_keys(name: str) -> set[str]:
+@functools.lru_cache(maxsize=65_536)
+def page_keys(name: str) -> frozenset[str]:
     """The keys under which a name finds its page: ingestion's name rule (folded, no
     honorific or company suffix, plurals singular), and the same without spaces, so "Kestrel
     DB" is "KestrelDB"; a name that rule empties keeps its folded form."""
     key = normalise_name(name) or name_key(name)
-    return {key, "~" + key.replace(" ", "")} if key else set()
+    return frozenset({key, "~" + key.replace(" ", "")}) if key else frozenset()
 
 
 def contributor_label(member: str, team: str, attribution: str) -> str:
@@ -163,30 +165,31 @@ def _words(text: str) -> list[str]:
 def _merge_near(
     statements: list[Statement],
 ) -> tuple[list[Statement], list[tuple[Statement, Statement]]]:
-    """Fold near-identical statements into the first; pair up differing ones."""
+    """Fold near-identical statements into the first; pair up differing ones.
+
+    Candidates are visited in statement order, never in the order of a set (which changes
+    with each process's string hashing), so every machine pairs the same statements. Only
+    statements sharing at least half of this one's words (and 3) can be near-identical or
+    differing (see :func:`_relation`), so only those are compared.
+    """
     kept: list[Statement] = []
     differing: list[tuple[Statement, Statement]] = []
     paired: set[int] = set()
-    words = [set(_words(s.text)) for s in statements]
+    words = [frozenset(_words(s.text)) for s in statements]
     by_word: dict[str, list[int]] = defaultdict(list)
     for i, statement in enumerate(statements):
+        shared = Counter(j for word in words[i] for j in by_word.get(word, ()))
+        needed = max(3, (len(words[i] - _NEGATIONS) + 1) // 2)
         near = None
-        seen: set[int] = set()
-        for word in words[i]:
-            for j in by_word[word]:
-                if j in seen:
-                    continue
-                seen.add(j)
-                relation = _relation(words[j], words[i])
-                if relation == "same":
-                    near = j
-                    break
-                free = j not in paired and i not in paired
-                if relation == "differs" and free and statements[j].by != statement.by:
-                    differing.append((statements[j], statement))
-                    paired |= {i, j}
-            if near is not None:
+        for j in sorted(j for j, count in shared.items() if count >= needed):
+            relation = _relation(words[j], words[i])
+            if relation == "same":
+                near = j
                 break
+            free = j not in paired and i not in paired
+            if relation == "differs" and free and statements[j].by != statement.by:
+                differing.append((statements[j], statement))
+                paired |= {i, j}
         if near is not None:
             statements[near].by |= statement.by
             continue
@@ -197,14 +200,16 @@ def _merge_near(
     return [s for s in kept if id(s) not in differing_ids], differing
 
 
-def _relation(a: set[str], b: set[str]) -> str | None:
-    """``same`` (near-identical), ``differs`` (one thing said two ways: a number, date or
-    name differs), or ``None``."""
+def _relation(a: frozenset[str], b: frozenset[str]) -> str | None:
+    """``same`` (near-identical), ``differs`` (one thing said two ways: a number, a date, a
+    name, a negation differs), or ``None``."""
     if len(a) < 3 or len(b) < 3:
         return None
     common, only_a, only_b = a & b, a - b, b - a
     if not only_a and not only_b:
         return "same"
+    if len(common) < 3 or len(common) * 2 < min(len(a), len(b)):
+        return None  # too little in common to be one statement: the usual case, decided fast
     numbers = any(_NUMBER_RE.search(w) for w in only_a | only_b)
     negated = bool((only_a | only_b) & _NEGATIONS)  # "is supported" / "is not supported"
     inserted = not only_a or not only_b  # words added, none replaced

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -35,7 +37,7 @@ def page(
 class Member:
     """One person's machine: a vault, a HOME, an identity, a clock (git's dates)."""
 
-    def __init__(self, tmp: Path, name: str, git_date: str | None = None) -> None:
+    def __init__(self, tmp: Path, name: str, skew_days: int = 0) -> None:
         self.name = name
         self.home = tmp / f"home-{name}"
         self.home.mkdir(parents=True)
@@ -60,8 +62,9 @@ class Member:
         }
         for key in ("MNEMEX_VAULT", "MNEMEX_INDEX_DSN", "MNEMEX_CONFIG"):
             self.env.pop(key, None)
-        if git_date:
-            self.env["GIT_AUTHOR_DATE"] = self.env["GIT_COMMITTER_DATE"] = git_date
+        self.clock: list[str] = []
+        if skew_days:
+            self.clock = _skewed_clock(skew_days, self.env)
         self.git("add", "-A")
         self.git("commit", "-qm", "start")
 
@@ -77,7 +80,7 @@ class Member:
 
     def run(self, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
-            [*MNEMEX, "--vault", str(self.root), *args],
+            [*self.clock, *MNEMEX, "--vault", str(self.root), *args],
             env=self.env,
             capture_output=True,
             text=True,
@@ -94,6 +97,19 @@ class Member:
         data["exit"] = done.returncode
         data["stderr"] = done.stderr
         return data
+
+
+def _skewed_clock(days: int, env: dict[str, str]) -> list[str]:
+    """A machine whose clock is ``days`` off: the whole process (and every git it runs)
+    under Debian's ``faketime``, else git's own dates set that far off.
+    ``MNEMEX_REQUIRE_FAKETIME=1`` (CI) makes a missing ``faketime`` a failure."""
+    if shutil.which("faketime"):
+        return ["faketime", "-f", f"{days:+d}d"]
+    if os.environ.get("MNEMEX_REQUIRE_FAKETIME") == "1":
+        raise AssertionError("faketime is missing: install Debian's faketime (CI does)")
+    when = (dt.datetime.now(dt.UTC) + dt.timedelta(days=days)).isoformat(timespec="seconds")
+    env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = when
+    return []
 
 
 def bare(tmp: Path, name: str = "team.git") -> Path:

@@ -19,7 +19,7 @@ from team_support import Member, bare, page, shared_files
 
 ROUNDS = int(os.environ.get("MNEMEX_TEAM_ROUNDS", "3"))
 NAMES = ("ada", "bob", "cy", "dee")
-SKEWED = "dee"  # her machine's clock is ten days behind: git dates and all
+SKEWED = "dee"  # her machine's clock is ten days behind (faketime): git dates and all
 REMOVED = "cy"
 
 
@@ -75,10 +75,7 @@ def _member(m: Member, log: Log, start: threading.Barrier) -> None:
 
 def test_members_at_once_lose_nothing(tmp_path: Path) -> None:
     origin = bare(tmp_path)
-    members = {
-        name: Member(tmp_path, name, "2026-11-20T10:00:00+00:00" if name == SKEWED else None)
-        for name in NAMES
-    }
+    members = {name: Member(tmp_path, name, -10 if name == SKEWED else 0) for name in NAMES}
     ada = members["ada"]
     ada.team("init", "acme", "--remote", str(origin), "--member", "ada", "--domains", "general")
     for name in NAMES[1:]:
@@ -128,6 +125,12 @@ def test_members_at_once_lose_nothing(tmp_path: Path) -> None:
     lost = [m for n in present for m in log.markers[n] if m not in wiki]
     assert lost == []
     assert len(log.markers[SKEWED]) == ROUNDS  # the skewed clock dropped nothing
+    log_lines = subprocess.run(
+        ["git", "log", "--format=%an %ct", "main"], cwd=origin, capture_output=True, text=True
+    ).stdout.splitlines()
+    started = int(log_lines[-1].split()[1])  # ada's first commit, before anyone else's
+    skewed = [int(line.split()[1]) for line in log_lines if line.startswith(f"{SKEWED} ")]
+    assert skewed and max(skewed) < started  # her commits say they came days earlier
     # cy's own statements left with her; the page all four made at once stayed one page
     assert not any(m in wiki for m in log.markers.get(REMOVED, []))
     harbour = files["wiki/harbour-project.md"]

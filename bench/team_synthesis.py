@@ -89,12 +89,11 @@ if str(HERE) not in sys.path:
 import make_vault  # noqa: E402
 from mnemex.team.model import (  # noqa: E402
     FORMAT,
-    MAX_CONTRIBUTION_BYTES,
     Contribution,
     Fact,
     PageState,
     State,
-    canonical,
+    chunk_pages,
     contribution_path,
     delta,
     fact_key,
@@ -312,21 +311,6 @@ def _history(rng: random.Random, final: State, extra: State) -> list[State]:
     return [s1, s2, _copy(final)]
 
 
-def _chunks(pages: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Page changes cut under the size limit, as ``contribute`` cuts them."""
-    limit = MAX_CONTRIBUTION_BYTES * 3 // 4
-    chunks: list[list[dict[str, Any]]] = [[]]
-    size = 0
-    for page in pages:
-        n = len(canonical(page)) + 8
-        if chunks[-1] and size + n > limit:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(page)
-        size += n
-    return chunks
-
-
 def _stream_files(member: str, machine: str, states: list[State]) -> list[tuple[str, bytes]]:
     """The contribution files of one stream: the deltas between its successive states."""
     files: list[tuple[str, bytes]] = []
@@ -334,7 +318,7 @@ def _stream_files(member: str, machine: str, states: list[State]) -> list[tuple[
     seq = 0
     for new in states:
         covers = state_digest(new)
-        for chunk in _chunks(delta(old, new)):
+        for chunk in chunk_pages(delta(old, new)):
             seq += 1
             doc = {
                 "format": FORMAT,

@@ -231,6 +231,21 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip()) and len(value) <= _MAX_TEXT
 
 
+def chunk_pages(pages: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Page changes cut into files well under the size limit (a big first contribution)."""
+    limit = MAX_CONTRIBUTION_BYTES * 3 // 4
+    chunks: list[list[dict[str, Any]]] = [[]]
+    size = 0
+    for page in pages:
+        n = len(canonical(page)) + 8
+        if chunks[-1] and size + n > limit:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(page)
+        size += n
+    return chunks
+
+
 def apply(state: State, pages: list[dict[str, Any]]) -> None:
     """Fold one contribution's page changes into a stream's state."""
     for page in pages:
@@ -273,6 +288,7 @@ __all__ = [
     "State",
     "apply",
     "canonical",
+    "chunk_pages",
     "contribution_path",
     "delta",
     "digest",

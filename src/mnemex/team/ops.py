@@ -31,6 +31,7 @@ from mnemex.team.model import (
     Contribution,
     Malformed,
     canonical,
+    chunk_pages,
     contribution_path,
     delta,
     fold,
@@ -225,9 +226,6 @@ def init_team(
     m = Membership(team, remote, member, domains)
     repo = m.repo(vault)
     repo.ensure()
-    repo.refresh(m.stream_folder(vault))
-    if (repo.root / TEAM_FILE).exists():
-        raise TeamError(f"{remote} already holds a team: `mnemex team join` it instead")
 
     def change() -> None:
         if (repo.root / TEAM_FILE).exists():
@@ -345,7 +343,7 @@ def contribute(vault: Vault, team: str | None = None) -> dict[str, Any]:
         if not pages:
             return []
         seqs: list[int] = []
-        for chunk in _chunks(pages, m.team, m.member, machine):
+        for chunk in chunk_pages(pages):
             highest += 1
             doc = {
                 "format": FORMAT,
@@ -392,23 +390,6 @@ def contribute(vault: Vault, team: str | None = None) -> dict[str, Any]:
         "waiting": waiting if why else 0,
         "report": report.to_dict(),
     }
-
-
-def _chunks(
-    pages: list[dict[str, Any]], team: str, member: str, machine: str
-) -> list[list[dict[str, Any]]]:
-    """Page changes cut into files under the size limit (a huge first contribution)."""
-    limit = MAX_CONTRIBUTION_BYTES * 3 // 4
-    chunks: list[list[dict[str, Any]]] = [[]]
-    size = 0
-    for page in pages:
-        n = len(canonical(page)) + 8
-        if chunks[-1] and size + n > limit:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(page)
-        size += n
-    return chunks
 
 
 # -- synthesise -------------------------------------------------------------------

@@ -332,6 +332,9 @@ def test_leave_says_whether_contributions_stay(tmp_path: Path, withdraw: bool) -
     )
     assert "[team.acme]" not in (bob.root / "mnemex.toml").read_text(encoding="utf-8")
     assert ("wiki/bob-only.md" in shared_files(origin)) is not withdraw
+    if withdraw:  # back again: a new contribution never reuses a withdrawn one's number
+        bob.team("join", "acme", "--remote", str(origin), "--member", "bob", "--domains", "general")
+        assert bob.team("contribute")["sequences"] == [2]
 
 
 def test_a_contribute_killed_before_its_push_loses_nothing(tmp_path: Path) -> None:

@@ -298,10 +298,12 @@ def leave_team(vault: Vault, team: str | None, withdraw: bool) -> dict[str, Any]
 def _stream_contributions(
     repo: SharedRepo, folder: str, team: str
 ) -> tuple[list[Contribution], int]:
-    """This stream's valid contributions in the clone, and the highest sequence taken."""
+    """This stream's valid contributions in the clone, and the highest sequence ever taken
+    (a file withdrawn or removed upstream keeps its number: a new one never reuses it)."""
     base = repo.root / folder
     valid: list[Contribution] = []
-    highest = 0
+    taken = (Path(rel).stem for rel in repo.ever_held(folder))
+    highest = max((int(stem) for stem in taken if stem.isdigit()), default=0)
     for path in sorted(base.glob("*.json")) if base.is_dir() else []:
         rel = path.relative_to(repo.root).as_posix()
         if path.stem.isdigit():

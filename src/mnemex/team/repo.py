@@ -123,16 +123,20 @@ class SharedRepo:
         base = self.root / folder
         if not base.is_dir():
             return {}
-        remote: set[str] = set()
-        if self.has_remote_branch():
-            listed = self.git("log", f"origin/{BRANCH}", "--name-only", "--format=", "--", folder)
-            remote = set(listed.stdout.split())
+        remote = self.ever_held(folder)
         out: dict[str, bytes] = {}
         for path in sorted(base.rglob("*")):
             rel = path.relative_to(self.root).as_posix()
             if path.is_file() and rel not in remote:
                 out[rel] = path.read_bytes()
         return out
+
+    def ever_held(self, folder: str) -> set[str]:
+        """Every path under ``folder`` the remote's branch has held, in any commit."""
+        if not self.has_remote_branch():
+            return set()
+        listed = self.git("log", f"origin/{BRANCH}", "--name-only", "--format=", "--", folder)
+        return set(listed.stdout.split())
 
     def commit(self, message: str, paths: list[str] | None = None) -> bool:
         """Commit the clone's changes (under ``paths`` when given); whether there were any."""

@@ -219,6 +219,23 @@ home = next(a for a in facts["answers"] if a["predicate"] == "lives_in")
 assert home["values"] == ["Porto"], home
 EOF
 echo "check_install: consolidate: ok (a change to a stable fact waited, then applied by plan_id)"
+# A team brain from the wheel: a second vault joins the first's team through a bare repository
+# on disk; contribute, synthesise and pull, and the first vault's ingested page comes back as
+# the read-only mirror, searchable, with no path of the first vault in the shared repository.
+git init -q --bare "$work/team.git" || fail "git init --bare"
+"$mnemex" init "$work/second" >/dev/null || fail "mnemex init (second vault)"
+"$mnemex" --vault "$vault" team init check --remote "$work/team.git" --member first \
+    --domains general >/dev/null || fail "mnemex team init"
+"$mnemex" --vault "$work/second" team join check --remote "$work/team.git" --member second \
+    --domains general >/dev/null || fail "mnemex team join"
+"$mnemex" --vault "$vault" team contribute >/dev/null || fail "mnemex team contribute"
+"$mnemex" --vault "$work/second" team synthesise >/dev/null || fail "mnemex team synthesise"
+"$mnemex" --vault "$work/second" team pull >/dev/null || fail "mnemex team pull"
+ls "$work/second/wiki/shared-check/"*--check.md >/dev/null 2>&1 || fail "team pull wrote no mirror"
+if git -C "$work/team.git" cat-file --batch-all-objects --batch | grep -a -q -F "wiki/general"; then
+    fail "a path of the first vault reached the shared repository"
+fi
+echo "check_install: team: ok (contribute, synthesise, pull; no path of the vault left it)"
 
 # The web page from the wheel: its static files and vendored script are in the package, the
 # printed link logs in, and nothing answers without it.

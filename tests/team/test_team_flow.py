@@ -332,6 +332,11 @@ def test_leave_says_whether_contributions_stay(tmp_path: Path, withdraw: bool) -
     )
     assert "[team.acme]" not in (bob.root / "mnemex.toml").read_text(encoding="utf-8")
     assert ("wiki/bob-only.md" in shared_files(origin)) is not withdraw
+    assert left["members"] == "taken off members"
+    assert 'members = ["ada"]' in shared_files(origin)["team.toml"]
+    # the only admin leaving stays its admin, and says so
+    assert "only admin" in ada.team("leave")["members"]
+    assert 'admins = ["ada"]' in shared_files(origin)["team.toml"]
     if withdraw:  # back again: a new contribution never reuses a withdrawn one's number
         bob.team("join", "acme", "--remote", str(origin), "--member", "bob", "--domains", "general")
         assert bob.team("contribute")["sequences"] == [2]

@@ -96,6 +96,7 @@ def team_leave(app: Context, team: str | None, withdraw: bool, as_json: bool) ->
 
     def text() -> None:
         click.echo(f"left {result['team']}; your contributions were {result['contributions']}")
+        click.echo(f"  team.toml: {result['members']}")
         click.echo(f"  mirror: {_counts(result['mirror'])}")
         _problems(result["mirror"])
 

@@ -283,6 +283,7 @@ def leave_team(vault: Vault, team: str | None, withdraw: bool) -> dict[str, Any]
     if withdraw:
         result["withdrawn"] = _remove(vault, m, m.member, by=m.member, action="withdraw")
         result["contributions"] = "withdrawn"
+    result["members"] = _leave_members(vault, m, keep=None if withdraw else m.stream_folder(vault))
     result["mirror"] = _drop_mirror(vault, m.team).to_dict()
     shutil.rmtree(vault.local_dir / "team" / m.team, ignore_errors=True)
     path = vault.root / SETTINGS_FILE
@@ -290,6 +291,36 @@ def leave_team(vault: Vault, team: str | None, withdraw: bool) -> dict[str, Any]
     vault.settings.teams.pop(m.team, None)
     commit_change(vault, [SETTINGS_FILE], "team", f"leave {m.team}")
     return result
+
+
+def _leave_members(vault: Vault, m: Membership, keep: str | None) -> str:
+    """Take this member off ``members`` (and ``admins``, unless no admin would be left);
+    the push also carries this machine's waiting contributions. What happened, in words:
+    an unreachable repository does not stop a member from leaving."""
+    repo = m.repo(vault)
+    sole_admin: list[bool] = []
+
+    def change() -> None:
+        data = _team_settings(repo, m.team)
+        if m.member not in data["members"]:
+            return
+        data["members"] = [x for x in data["members"] if x != m.member]
+        others = [x for x in data["admins"] if x != m.member]
+        sole_admin[:] = [m.member in data["admins"] and not others]
+        data["admins"] = others or data["admins"]
+        _write_team_settings(repo, data)
+        _audit(repo, {"action": "leave", "member": m.member})
+
+    try:
+        repo.ensure()
+        _, why = _land(repo, change, f"team {m.team}: {m.member} left", keep)
+    except TeamError as exc:
+        why = str(exc)
+    if why:
+        return f"still listed in team.toml (the shared repository was not updated: {why})"
+    if sole_admin and sole_admin[0]:
+        return "taken off members; still the team's only admin (name another in team.toml)"
+    return "taken off members"
 
 
 # -- contribute -----------------------------------------------------------------

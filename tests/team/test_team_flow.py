@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from team_support import Member, bare, every_byte, page, shared_files
+from team_support import MNEMEX, Member, bare, every_byte, page, shared_files
 
 SECRET = "ghp_" + "Zq7" * 12  # a GitHub token shape the redactor knows
 
@@ -356,3 +356,25 @@ def test_a_contribute_killed_before_its_push_loses_nothing(tmp_path: Path) -> No
     assert again["pushed"] and again["retried"] == [1] and again["sequences"] == []
     assert ada.team("synthesise")["pushed"]
     assert "wiki/tidewater-labs.md" in shared_files(origin)
+
+
+def test_team_commands_on_one_vault_take_turns(tmp_path: Path) -> None:
+    """A scheduled contribute and a synthesis by hand share the vault's one clone."""
+    origin, ada, _ = _team(tmp_path)
+    for n in range(6):
+        ada.write(f"wiki/general/entities/p{n}.md", page(f"Page {n}", f"Statement number {n}."))
+    runs = [
+        subprocess.Popen(
+            [*MNEMEX, "--vault", str(ada.root), "team", command],
+            env=ada.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for command in ("contribute", "synthesise", "contribute", "pull")
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, (out, err)
+    ada.team("synthesise")
+    assert len([n for n in shared_files(origin) if n.startswith("wiki/")]) == 6

@@ -9,6 +9,8 @@ remote) is one line on stderr and exit 1 (docs/team.md).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -16,8 +18,18 @@ import click
 from mnemex.cli.app import Context, emit, handle_errors, json_option, open_vault, pass_app
 from mnemex.report import OUTCOMES
 from mnemex.team import ops
+from mnemex.vault import Vault
 
 _TEAM = click.argument("team", required=False)
+
+
+@contextlib.contextmanager
+def _team_vault(app: Context) -> Iterator[Vault]:
+    """The vault, with its team lock held: two team commands on one vault (a scheduled
+    contribute and a synthesis by hand) share one clone, so they take turns."""
+    vault = open_vault(app)
+    with vault.lock("team"):
+        yield vault
 
 
 def _domains(value: str) -> list[str]:
@@ -59,7 +71,8 @@ def team_init(
     app: Context, name: str, remote: str, member: str, domains: str, anonymous: bool, as_json: bool
 ) -> None:
     """Start team NAME in an empty shared repository; you are its admin."""
-    result = ops.init_team(open_vault(app), name, remote, member, _domains(domains), anonymous)
+    with _team_vault(app) as vault:
+        result = ops.init_team(vault, name, remote, member, _domains(domains), anonymous)
     domains_text = ", ".join(result["domains"])
     emit(result, as_json, lambda: click.echo(
         f"team {name} started at {remote}: {member} (admin) contributes {domains_text}"
@@ -78,7 +91,8 @@ def team_join(
     app: Context, name: str, remote: str, member: str, domains: str, as_json: bool
 ) -> None:
     """Join team NAME, opting in the given domains (never a private one)."""
-    result = ops.join_team(open_vault(app), name, remote, member, _domains(domains))
+    with _team_vault(app) as vault:
+        result = ops.join_team(vault, name, remote, member, _domains(domains))
     emit(result, as_json, lambda: click.echo(
         f"joined {name} as {member}; contributing {', '.join(result['domains'])}"
     ))  # fmt: skip
@@ -92,7 +106,8 @@ def team_join(
 @handle_errors
 def team_leave(app: Context, team: str | None, withdraw: bool, as_json: bool) -> None:
     """Leave a team: its mirror and clone go. Your contributions stay unless --withdraw."""
-    result = ops.leave_team(open_vault(app), team, withdraw)
+    with _team_vault(app) as vault:
+        result = ops.leave_team(vault, team, withdraw)
 
     def text() -> None:
         click.echo(f"left {result['team']}; your contributions were {result['contributions']}")
@@ -111,7 +126,8 @@ def team_leave(app: Context, team: str | None, withdraw: bool, as_json: bool) ->
 @handle_errors
 def team_status(app: Context, team: str | None, as_json: bool) -> None:
     """Where you stand: opted-in domains, your stream, waiting pushes, quarantine, mirror."""
-    result = ops.status(open_vault(app), team)
+    with _team_vault(app) as vault:
+        result = ops.status(vault, team)
 
     def text() -> None:
         click.echo(f"team {result['team']} at {result['remote']}: you are {result['member']}")
@@ -144,7 +160,8 @@ def team_status(app: Context, team: str | None, as_json: bool) -> None:
 @handle_errors
 def team_contribute(app: Context, team: str | None, as_json: bool) -> None:
     """Send what changed in your opted-in domains (every one, every time) to the team."""
-    result = ops.contribute(open_vault(app), team)
+    with _team_vault(app) as vault:
+        result = ops.contribute(vault, team)
 
     def text() -> None:
         for domain, count in result["domains"].items():
@@ -173,7 +190,8 @@ def team_contribute(app: Context, team: str | None, as_json: bool) -> None:
 @handle_errors
 def team_synthesise(app: Context, team: str | None, allow_shrink: bool, as_json: bool) -> None:
     """Build the collective wiki from every member's contributions and push it."""
-    result = ops.synthesise(open_vault(app), team, allow_shrink)
+    with _team_vault(app) as vault:
+        result = ops.synthesise(vault, team, allow_shrink)
 
     def text() -> None:
         click.echo(
@@ -197,8 +215,8 @@ def team_synthesise(app: Context, team: str | None, allow_shrink: bool, as_json:
 @handle_errors
 def team_pull(app: Context, team: str | None, allow_shrink: bool, as_json: bool) -> None:
     """Bring the collective wiki into wiki/shared-<team>/ (read-only, searchable)."""
-    vault = open_vault(app)
-    result = ops.pull(vault, team, allow_shrink)
+    with _team_vault(app) as vault:
+        result = ops.pull(vault, team, allow_shrink)
     if result["report"]["created"] or result["report"]["updated"] or result["report"]["deleted"]:
         app.brain.sync()
 
@@ -222,7 +240,8 @@ def team_remove_member(
     app: Context, member: str, team: str | None, yes: bool, as_json: bool
 ) -> None:
     """(Admins) take MEMBER and the statements only they backed out of the wiki."""
-    result = ops.remove_member(open_vault(app), member, team, yes)
+    with _team_vault(app) as vault:
+        result = ops.remove_member(vault, member, team, yes)
 
     def text() -> None:
         verb = "removed" if result["applied"] else "would remove"

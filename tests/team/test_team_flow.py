@@ -37,7 +37,7 @@ def _planted(ada: Member) -> None:
                 "Its site is https://example.org/kestrel/about for now.",
                 "Its office is in Lisbon ([[type-hints-summary]], 2025-03-01).",
             ],
-            ["Priya Raman", "divorce-lawyer", "Diary Entry"],
+            ["Priya Raman", "divorce-lawyer", "Diary Entry", "case"],
             aliases=["Kestrel"],
         ),
     )
@@ -110,6 +110,7 @@ def test_contribute_synthesise_pull_end_to_end_and_nothing_private_leaves(tmp_pa
         b"sources/",
         b"type-hints-summary",
         b"zq5",
+        b"The Case",  # a private-project page's title, linked from an opted-in page
     ):
         assert planted not in everything, planted
 

@@ -18,13 +18,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mnemex.errors import TeamError
 from mnemex.team.model import Fact, PageState, State, fact_key, name_key
 from mnemex.text.redact import redact_text
 from mnemex.text.sanitise import escape, strip
 from mnemex.vault import Vault
 from mnemex.vault.layout import MIRROR_PREFIX, mirror_team
 from mnemex.vault.links import LinkResolver
-from mnemex.vault.markdown import atx_heading, fenced_lines, parse_note, parse_wikilink
+from mnemex.vault.markdown import (
+    ParsedNote,
+    atx_heading,
+    fenced_lines,
+    parse_note,
+    parse_wikilink,
+)
 from mnemex.vault.privacy import is_private
 
 #: Sections whose lines are links or citations, not statements.
@@ -62,8 +69,6 @@ def read_state(vault: Vault, domains: Iterable[str]) -> tuple[State, dict[str, D
     Raises:
         TeamError: a domain is private or is a mirror.
     """
-    from mnemex.errors import TeamError
-
     domains = list(domains)
     for domain in domains:
         if is_private(vault.settings, domain) or domain.startswith(MIRROR_PREFIX):
@@ -71,58 +76,46 @@ def read_state(vault: Vault, domains: Iterable[str]) -> tuple[State, dict[str, D
                 f"domain {domain!r} is private or a team mirror: it is never contributed"
             )
     notes = [entry.rel for entry in vault.iter_files()]
-    opted = {d: [r for r in notes if _in_domain(r, d)] for d in domains}
-    titles: dict[str, str] = {}
-    parsed: dict[str, Any] = {}
-    for rels in opted.values():
-        for rel in rels:
-            try:
-                note = parse_note(vault.read_note(rel).text, rel)
-            except (OSError, UnicodeDecodeError, ValueError):
-                continue
-            parsed[rel] = note
-            titles[rel] = _clean(note.title)
-    resolver = LinkResolver([rel for rel in notes if mirror_team(rel) is None])
-    tops = {entry.name for entry in vault.root.iterdir()} | {"wiki", "notes", ".mnemex"}
-    state: State = {}
     counts = {d: DomainCount() for d in domains}
-    for domain, rels in opted.items():
+    # the pages that may leave, read first: only their titles may name a link's target
+    parsed: dict[str, ParsedNote] = {}
+    for domain in domains:
         count = counts[domain]
         if not (vault.root / "wiki" / domain).is_dir():
             count.problems.append(f"wiki/{domain}/ does not exist: nothing to contribute")
-        for rel in rels:
-            if rel not in parsed:
-                count.problems.append("a page could not be read (skipped)")
+        for rel in (r for r in notes if _in_domain(r, domain)):
+            try:
+                note = parse_note(vault.read_note(rel).text, rel)
+            except (OSError, UnicodeDecodeError, ValueError) as exc:
+                count.problems.append(f"a page could not be read (skipped): {exc}")
                 continue
-            meta = parsed[rel].frontmatter
-            if any(
-                is_private(vault.settings, str(meta.get(k) or "")) for k in ("project", "domain")
-            ):
+            named = (str(note.frontmatter.get(k) or "") for k in ("project", "domain"))
+            if any(is_private(vault.settings, name) for name in named):
                 count.withheld_pages += 1  # a page of a private project stays, wherever it is
                 continue
+            parsed[rel] = note
             count.pages += 1
-            page = _page(parsed[rel], rel, titles, parsed, resolver, count, tops)
-            if not page.name:
-                continue
-            have = state.get(name_key(page.name))
-            if have is None:
-                state[name_key(page.name)] = page
-            else:  # two domains hold a page of the same name: one page leaves
-                have.aliases |= page.aliases
-                have.links |= page.links
-                have.facts.update(page.facts)
+    titles = {rel: _clean(note.title) for rel, note in parsed.items()}
+    resolver = LinkResolver([rel for rel in notes if mirror_team(rel) is None])
+    tops = {entry.name for entry in vault.root.iterdir()} | {"wiki", "notes", ".mnemex"}
+    state: State = {}
+    for rel, note in parsed.items():
+        page = _page(note, rel, titles, parsed, resolver, counts[rel.split("/")[1]], tops)
+        if not page.name:
+            continue
+        have = state.get(name_key(page.name))
+        if have is None:
+            state[name_key(page.name)] = page
+        else:  # two domains hold a page of the same name: one page leaves
+            have.aliases |= page.aliases
+            have.links |= page.links
+            have.facts.update(page.facts)
     return state, counts
 
 
 def _in_domain(rel: str, domain: str) -> bool:
     parts = rel.split("/")
-    return (
-        len(parts) > 2
-        and parts[0] == "wiki"
-        and parts[1] == domain
-        and parts[2] != "sources"
-        and mirror_team(rel) is None
-    )
+    return len(parts) > 2 and parts[0] == "wiki" and parts[1] == domain and parts[2] != "sources"
 
 
 def _clean(text: str) -> str:
@@ -131,10 +124,10 @@ def _clean(text: str) -> str:
 
 
 def _page(
-    note: Any,
+    note: ParsedNote,
     rel: str,
     titles: dict[str, str],
-    parsed: dict[str, Any],
+    parsed: dict[str, ParsedNote],
     resolver: LinkResolver,
     count: DomainCount,
     tops: set[str],
@@ -220,7 +213,7 @@ def _cited(
     line: str,
     rel: str,
     titles: dict[str, str],
-    parsed: dict[str, Any],
+    parsed: dict[str, ParsedNote],
     resolver: LinkResolver,
     own: tuple[str | None, str | None, str | None],
 ) -> tuple[str, tuple[str | None, str | None, str | None]]:

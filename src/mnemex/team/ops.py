@@ -47,12 +47,11 @@ from mnemex.team.synthesise import (
     WIKI,
     build,
     contributor_label,
-    streams,
 )
 from mnemex.text.sanitise import sanitise
 from mnemex.vault import Vault
 from mnemex.vault.history import commit_change, crash_point
-from mnemex.vault.layout import mirror_folder
+from mnemex.vault.layout import append_ignores, ignore_lines, mirror_folder
 from mnemex.vault.machine import machine_id
 from mnemex.vault.privacy import is_private
 from mnemex.vault.vault import atomic_write, sha256_bytes
@@ -85,6 +84,11 @@ def membership(vault: Vault, team: str | None = None) -> Membership:
     """
     teams = vault.settings.teams
     if team is None:
+        if not teams:
+            raise TeamError(
+                "this vault is in no team: start one (`mnemex team init NAME --remote R --member "
+                "ID --domains D`) or join one (`mnemex team join ...`)"
+            )
         if len(teams) != 1:
             names = ", ".join(sorted(teams)) or "none"
             raise TeamError(f"name the team (this vault's teams: {names})")
@@ -169,7 +173,7 @@ def _write_membership(vault: Vault, m: Membership) -> None:
     )
     path.write_text(text.rstrip("\n") + "\n" + block, encoding="utf-8")
     vault.settings.teams[m.team] = {"remote": m.remote, "member": m.member, "domains": m.domains}
-    _ignore_mirror(vault, m.team)
+    append_ignores(vault.root, ignore_lines(vault.settings))
     commit_change(vault, [SETTINGS_FILE, ".gitignore"], "team", f"join {m.team}")
 
 
@@ -178,25 +182,12 @@ def _without_table(text: str, team: str) -> str:
     return pattern.sub("", text)
 
 
-def _ignore_mirror(vault: Vault, team: str) -> None:
-    line = f"{mirror_folder(team)}/"
-    path = vault.root / ".gitignore"
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    if line not in text.splitlines():
-        sep = "" if not text or text.endswith("\n") else "\n"
-        path.write_text(
-            f"{text}{sep}# mnemex: team {team}'s mirror, pulled again\n{line}\n", encoding="utf-8"
-        )
-
-
 def _check_domains(vault: Vault, domains: list[str]) -> None:
     if not domains:
         raise TeamError("opt in at least one domain (--domains a,b): nothing else is contributed")
     for domain in domains:
         if is_private(vault.settings, domain):
             raise TeamError(f"domain {domain!r} is private: it never leaves this machine")
-        if domain.startswith("shared-"):
-            raise TeamError(f"{domain!r} is a team's mirror, not a domain of yours")
         if domain not in vault.settings.domains:
             raise TeamError(
                 f"{domain!r} is not a domain of this vault ({', '.join(vault.settings.domains)})"
@@ -754,7 +745,7 @@ def status(vault: Vault, team: str | None = None) -> dict[str, Any]:
     out["stream"] = m.stream_folder(vault).split("/", 1)[1]
     out["sequence"] = max((c.seq for c in mine), default=0)
     out["waiting"] = len(repo.unpushed(m.stream_folder(vault)))
-    out["streams"] = len(streams(valid))
+    out["streams"] = len({c.stream for c in valid})
     out["wiki_pages"] = len(_wiki_files(repo))
     record = repo.root / SYNTHESIS_FILE
     out["quarantined"] = (

@@ -212,6 +212,19 @@ def ignore_lines(settings: Settings) -> list[str]:
     return [f"{LOCAL_DIR}/", FACTS_LOG, *private_folders(settings), *mirrors]
 
 
+def append_ignores(root: Path, wanted: list[str]) -> list[str]:
+    """Append to ``<root>/.gitignore`` the lines of ``wanted`` it lacks (the only change
+    mnemex makes to that file of the user's); the lines appended."""
+    gitignore = root / ".gitignore"
+    text = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+    missing = [w for w in wanted if w not in text.splitlines()]
+    if missing:
+        block = "\n".join(["# mnemex: machine-local and private, never synced", *missing]) + "\n"
+        with gitignore.open("a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + block)
+    return missing
+
+
 def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
     """Create (or complete) a vault at ``root``; an existing folder of notes is kept as is.
 
@@ -243,19 +256,11 @@ def init_vault(root: Path, name: str | None = None, git: bool = True) -> Report:
             keep = folder / ".gitkeep"
             keep.touch()
     (root / LOCAL_DIR).mkdir(exist_ok=True)
-    wanted = ignore_lines(settings)
-    gitignore = root / ".gitignore"
-    existing = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
-    missing = [w for w in wanted if w not in existing]
+    existed = (root / ".gitignore").exists()
+    missing = append_ignores(root, ignore_lines(settings))
     if missing:
-        block = "\n".join(["# mnemex: machine-local and private, never synced", *missing]) + "\n"
-        prefix = (
-            "" if not existing or gitignore.read_text(encoding="utf-8").endswith("\n") else "\n"
-        )
-        with gitignore.open("a", encoding="utf-8") as fh:
-            fh.write(prefix + block)
-        report.add("updated" if existing else "created", ".gitignore")
-        if existing:
+        report.add("updated" if existed else "created", ".gitignore")
+        if existed:
             report.warn(".gitignore", f"appended {len(missing)} line(s): {', '.join(missing)}")
     else:
         report.add("unchanged", ".gitignore")
@@ -277,6 +282,7 @@ __all__ = [
     "MIRROR_PREFIX",
     "PROTECTED_FOLDERS",
     "Placement",
+    "append_ignores",
     "ascii_slug",
     "check_name",
     "fold_name",

@@ -99,7 +99,7 @@ class SharedRepo:
         if self.has_remote_branch():
             self.git("checkout", "-q", "-B", BRANCH, f"origin/{BRANCH}")
             self.git("reset", "-q", "--hard", f"origin/{BRANCH}")
-        else:
+        else:  # the remote is empty: an empty branch, nothing of a failed earlier start kept
             self.git("checkout", "-q", "--orphan", f"{BRANCH}-new", check=False)
             self.git("rm", "-rqf", "--cached", ".", check=False)
             self.git("checkout", "-q", "-B", BRANCH, check=False)

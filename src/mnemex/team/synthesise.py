@@ -146,7 +146,7 @@ def _page(group: list[tuple[str, PageState]], team: str, attribution: str) -> Pa
     contributors: Counter[str] = Counter()
     for stream, page in group:
         label = contributor_label(stream.split("/", 1)[0], team, attribution)
-        contributors[label] += 0
+        contributors.setdefault(label, 0)
         for key in sorted(page.facts):
             fact = page.facts[key]
             held = exact.setdefault(key, Statement(fact.text, fact))

@@ -2,11 +2,14 @@
 
 tests/fixtures/minilm_reference.json holds vectors made by sentence-transformers
 with the original float32 torch model (scripts/reference_vectors.py, run in a
-separate venv). Ours is the int8 ONNX export, so vectors agree closely but not
-exactly. Measured (tokens, truncation, token_type_ids and pooling are identical
-to the reference; the rest is int8 weight rounding): mean cosine 0.99939,
-lowest 0.99896 on the shortest text ("hello world": 4 word pieces, so per-token
-error averages out least). Hence a per-text floor of 0.998 and a mean of 0.999.
+separate venv). Ours is the int8 ONNX export, and it multiplies in int8 (the weights
+as packaged, each token's activations rounded to 8 bits on its own scale:
+mnemex.embed.int8), so vectors agree closely but not exactly. Tokens, truncation,
+token_type_ids and pooling are identical to the reference. Measured: the packaged model
+run in float gave mean cosine 0.99939 (lowest 0.99896); the int8 products give mean
+0.99621, lowest 0.99199, on the shortest texts ("a", "hello world": a few word pieces,
+so per-token rounding averages out least). Hence a per-text floor of 0.99 and a mean
+of 0.995.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ import pytest
 from mnemex.embed.minilm import MiniLMEmbedder
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "minilm_reference.json"
-PER_TEXT_MIN_COSINE = 0.998
-MEAN_MIN_COSINE = 0.999
+PER_TEXT_MIN_COSINE = 0.99
+MEAN_MIN_COSINE = 0.995
 
 
 @pytest.fixture(scope="module")

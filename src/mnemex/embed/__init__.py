@@ -12,6 +12,7 @@ third-party one would: ``register_embedder("name", factory)``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -153,6 +154,21 @@ def load_embedder(name: str, settings: dict[str, Any] | None = None) -> Embedder
     return EMBEDDERS.factory(name)(settings or {})
 
 
+def settings_key(name: str, settings: dict[str, Any]) -> str:
+    """What an index records of the embedder that made its vectors, known without loading it.
+
+    The ``[embedder]`` settings, and for the default MiniLM the identity of the model the
+    installed mnemex runs (a class attribute: no file is read), so an index made by an
+    older build of the model is embedded again even though the settings did not change.
+    """
+    key: dict[str, Any] = {"settings": settings}
+    if name == "minilm":
+        from mnemex.embed.minilm import MiniLMEmbedder
+
+        key["model"] = MiniLMEmbedder.identity
+    return json.dumps(key, sort_keys=True)
+
+
 __all__ = [
     "EMBEDDERS",
     "Embedder",
@@ -161,4 +177,5 @@ __all__ = [
     "load_embedder",
     "normalise",
     "register_embedder",
+    "settings_key",
 ]

@@ -11,13 +11,12 @@ incremental sync give exactly the index a rebuild gives.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mnemex.embed import Embedder
+from mnemex.embed import Embedder, settings_key
 from mnemex.errors import IndexUnavailable
 from mnemex.index.backend import (
     ChunkRecord,
@@ -320,7 +319,7 @@ class Indexer:
         if getattr(backend, "holds_private", True):
             return
         stored = backend.get_meta("embedder")
-        config = json.dumps(self.vault.settings.embedder, sort_keys=True)
+        config = settings_key(self.vault.settings.embedder_name, self.vault.settings.embedder)
         if not stored or backend.get_meta("embedder_config") == config:
             return
         identity = self.embedder.identity
@@ -528,7 +527,7 @@ class Indexer:
         """
         backend = self.backend
         stored = backend.get_meta("embedder")
-        config = json.dumps(self.vault.settings.embedder, sort_keys=True)
+        config = settings_key(self.vault.settings.embedder_name, self.vault.settings.embedder)
         if stored and backend.get_meta("embedder_config") == config:
             return stored
         identity = self.embedder.identity

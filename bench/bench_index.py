@@ -102,7 +102,8 @@ def child(vault: Path, embedder_name: str) -> dict[str, Any]:
         return float(sizes[min(len(sizes) - 1, int(q * (len(sizes) - 1) + 0.5))]) if sizes else 0.0
 
     return {
-        "notes": stats.notes,
+        # Checkouts before the typed rows (735ac12) return dicts: measure them as well.
+        "notes": stats["notes"] if isinstance(stats, dict) else stats.notes,
         "chunks": len(sizes),
         "texts_embedded": len(seen),
         "distinct_texts": len(distinct),

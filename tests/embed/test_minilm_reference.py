@@ -8,8 +8,11 @@ mnemex.embed.int8), so vectors agree closely but not exactly. Tokens, truncation
 token_type_ids and pooling are identical to the reference. Measured: the packaged model
 run in float gave mean cosine 0.99939 (lowest 0.99896); the int8 products give mean
 0.99621, lowest 0.99199, on the shortest texts ("a", "hello world": a few word pieces,
-so per-token rounding averages out least). Hence a per-text floor of 0.99 and a mean
-of 0.995.
+so per-token rounding averages out least), on a CPU with VNNI. Without it (AVX2 only),
+onnxruntime's uint8 x int8 kernel saturates pairs of products at 16 bits: run under
+valgrind, which offers AVX2 and no AVX-512, mean 0.99490, lowest 0.98862. Hence a
+per-text floor of 0.985 and a mean of 0.993: a wrong vocabulary or a broken model lands
+far below either.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ import pytest
 from mnemex.embed.minilm import MiniLMEmbedder
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "minilm_reference.json"
-PER_TEXT_MIN_COSINE = 0.99
-MEAN_MIN_COSINE = 0.995
+PER_TEXT_MIN_COSINE = 0.985
+MEAN_MIN_COSINE = 0.993
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,9 @@ class Embedder:
 
     #: Stable name of the model *and* its settings; stored with every vector.
     identity: str = ""
+    #: Identities of older builds of this same model: a shared index of their vectors is
+    #: embedded again by this one rather than refused (and the older build is then refused).
+    supersedes: tuple[str, ...] = ()
     #: Vector dimension.
     dim: int = 0
     #: At most this many texts go to one call of :meth:`embed_batch` ...

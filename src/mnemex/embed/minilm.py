@@ -62,10 +62,11 @@ class MiniLMEmbedder(Embedder):
     # @1 was the packaged model run in float; @2 is the int8 rewrite (vectors at mean
     # cosine 0.9975 to @1's), so an index made by @1 embeds its texts again.
     identity = "minilm-l6-v2-int8-onnx@2"
+    supersedes = ("minilm-l6-v2-int8-onnx@1",)
     dim = 384
     # Documents are batched by word pieces (embed_distinct sorts them by count, so a
     # batch pads little): up to batch_size texts and batch_tokens positions. Small
-    # batches are as fast as large ones (the time is in float matmuls) and hold far less:
+    # batches are as fast as large ones (the time is in the matrix products) and hold far less:
     # on 1,500 chunks of the generated vault, 8 x 1,024 peaked at 361 MB RSS and 32 x
     # 4,096 at 533 MB, in the same CPU time (bench/bench_index.py).
     batch_size = 8

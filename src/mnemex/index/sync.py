@@ -311,6 +311,8 @@ class Indexer:
     def _check_embedder(self) -> None:
         """An index other machines write too keeps one embedder: a machine whose embedder
         differs is refused before it writes anything (its sync would drop their vectors).
+        A newer build of the same model (``Embedder.supersedes``) is let through: the first
+        machine to upgrade embeds the index again, and the older build is refused from then.
 
         Raises:
             IndexUnavailable: the shared index's vectors are of another embedder.
@@ -323,7 +325,7 @@ class Indexer:
         if not stored or backend.get_meta("embedder_config") == config:
             return
         identity = self.embedder.identity
-        if identity != stored:
+        if identity != stored and stored not in self.embedder.supersedes:
             raise IndexUnavailable(
                 f"the shared index holds vectors of {stored}; this machine's embedder is "
                 f"{identity}: one embedder per shared index (set [embedder] as the other "

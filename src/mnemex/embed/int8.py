@@ -17,7 +17,7 @@ alone or in any batch. The attention's NaN guard (``Where(IsNaN(softmax), 0, sof
 left by the exporter for rows with every key masked, which our inputs never have: the
 [CLS] token is always real) is removed as well; it was a tenth of the time.
 
-On the 4,350 chunks of the generated vault the embedding takes about 0.55 of the CPU
+On the 4,350 chunks of the generated vault the embedding takes about 0.56 of the CPU
 of the float products (0.37 of the base's in the same runs, against 0.66 for float;
 docs/benchmarks.md, "Cold indexing"), and retrieval on LoCoMo and the typing PEPs is
 within a few questions of float ("Retrieval with int8 vectors"). On x86 without VNNI

@@ -305,11 +305,18 @@ class MemoryIndex:
             del self._vectors[key]
         return len(gone)
 
-    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
+    def vectors_of(
+        self,
+        embedder: str,
+        notes: Collection[int] | None = None,
+        chunks: Collection[int] | None = None,
+    ) -> VectorTable:
         rows = [
             (c.id, c.note_id, self._vectors[(c.record.hash, embedder)])
             for c in sorted(self._chunks.values(), key=lambda c: c.id)
-            if (c.record.hash, embedder) in self._vectors and (notes is None or c.note_id in notes)
+            if (c.record.hash, embedder) in self._vectors
+            and (notes is None or c.note_id in notes)
+            and (chunks is None or c.id in chunks)
         ]
         if not rows:
             return VectorTable(

@@ -74,6 +74,14 @@ def test_vectors_of_some_notes_are_their_rows_of_the_whole_table(brain: Brain) -
     for cid, row in zip(part.chunk_ids, part.matrix, strict=True):
         assert np.array_equal(row, whole.matrix[whole.chunk_ids == cid][0])
     assert backend.vectors_of("no-such-embedder").chunk_ids.size == 0
+    some = [int(c) for c in whole.chunk_ids[::2]]
+    chosen = backend.vectors_of(embedder, chunks=some)
+    assert chosen.chunk_ids.tolist() == sorted(some)
+    for cid, row in zip(chosen.chunk_ids, chosen.matrix, strict=True):
+        assert np.array_equal(row, whole.matrix[whole.chunk_ids == cid][0])
+    both = backend.vectors_of(embedder, wanted, chunks=some)
+    assert set(both.chunk_ids.tolist()) == set(part.chunk_ids.tolist()) & set(some)
+    assert backend.vectors_of(embedder, chunks=[]).chunk_ids.size == 0
 
 
 def test_every_write_moves_the_generation(brain: Brain) -> None:

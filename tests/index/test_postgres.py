@@ -291,6 +291,48 @@ def test_nearest_agrees_with_brute_force_before_and_after_the_hnsw_index_is_buil
     assert hnsw_indexes(schema) == []
 
 
+def test_an_hnsw_index_built_under_other_settings_is_replaced_by_the_next_build(
+    pg_brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph is built with this release's ``m`` and ``ef_construction``; an index an
+    earlier release built with pgvector's defaults (and named without them) keeps serving
+    until the next finished embedding run builds the new one, and is dropped then."""
+    from mnemex.index.postgres import vectors
+
+    monkeypatch.setattr(vectors, "HNSW_MIN_VECTORS", 50)
+    backend = pg_brain.backend
+    schema = schema_of(pg_brain)
+    rng = np.random.default_rng(3)
+    matrix = rng.standard_normal((60, 16)).astype(np.float32)
+    for i in range(6):
+        note = NoteRecord(f"notes/n{i}.md", f"N{i}", "notes", f"h{i}", 1, 1)
+        backend.upsert_note(
+            note, [ChunkRecord(j, "", f"t{i}-{j}", 1, f"{i}-{j}") for j in range(10)], []
+        )
+    backend.store_vectors(
+        "r16", [(f"{i}-{j}", matrix[i * 10 + j].tobytes()) for i in range(6) for j in range(10)]
+    )
+    old = vectors.index_name("r16", 16).rsplit("_", 1)[0]  # how an earlier release named it
+    with psycopg.connect(dsn(), autocommit=True) as db:
+        db.execute(
+            f'CREATE INDEX "{old}" ON "{schema}".vectors USING hnsw'
+            " ((vec::vector(16)) vector_cosine_ops) WHERE embedder = 'r16'"
+        )
+    assert hnsw_indexes(schema) == [old]
+    backend.set_meta("vectors_complete", "r16")
+    assert hnsw_indexes(schema) == [vectors.index_name("r16", 16)]
+    with psycopg.connect(dsn(), autocommit=True) as db:
+        options = db.execute(
+            "SELECT c.reloptions FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace"
+            " WHERE s.nspname = %s AND c.relname = %s",
+            (schema, vectors.index_name("r16", 16)),
+        ).fetchone()
+    assert options is not None
+    assert sorted(options[0]) == ["ef_construction=200", "m=16"]
+    backend.set_meta("vectors_complete", "r16")  # built already: nothing to do
+    assert hnsw_indexes(schema) == [vectors.index_name("r16", 16)]
+
+
 def test_a_connection_the_server_ended_is_index_unavailable() -> None:
     index = open_index()
     try:
@@ -342,3 +384,87 @@ def test_leaving_out_private_names_the_index_never_holds_filters_nothing(pg_brai
     hits = backend.keyword_search(["postgresql"], Scope(exclude_private=("private",)), 10)
     assert hits == backend.keyword_search(["postgresql"], Scope(), 10)
     assert {h.path for h in search(pg_brain, MARKER).hits} <= set(PUBLIC)
+
+
+def _corpus(root: Path) -> None:
+    """Forty notes titled "ledger" that say it up to five times, three that say it once and
+    "quillwort" once."""
+    for i in range(40):
+        body = " ".join(["the ledger balance"] * (1 + i % 5))
+        write(root, f"notes/ledger-{i:02d}.md", f"# Ledger {i}\n\n{body}.\n")
+    for i in range(3):
+        write(root, f"notes/rare-{i}.md", f"# Field {i}\n\nA quillwort by the ledger.\n")
+
+
+def test_keyword_ranks_by_each_term_s_idf_not_by_how_often_a_common_word_recurs(
+    pg_brain: Brain,
+) -> None:
+    """A chunk that holds the query's rare word once outranks one whose title holds its
+    common word and whose text repeats it; ``ts_rank`` alone, with no IDF, ranked them the
+    other way round."""
+    _corpus(pg_brain.vault.root)
+    pg_brain.sync()
+    hits = pg_brain.backend.keyword_search(["ledger", "quillwort"], Scope(), 10)
+    notes = pg_brain.backend.notes_by_id({h.note_id for h in hits})
+    paths = [notes[h.note_id].path for h in hits]
+    assert set(paths[:3]) == {f"notes/rare-{i}.md" for i in range(3)}
+    assert len(hits) == 10  # the rest are the ledger notes
+
+
+def test_common_terms_are_scored_on_what_the_rare_ones_found_not_searched(
+    pg_brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a budget below the common word's chunks, the rare word is searched and the
+    common one only scored: the same best hits as the exact search, the pool filled from
+    at most ``4 x limit`` chunks of the common word, and a query of common words alone
+    still answered from the chunks that hold them all."""
+    import mnemex.index.postgres.search as pg_search
+
+    _corpus(pg_brain.vault.root)
+    pg_brain.sync()
+    backend = pg_brain.backend
+    exact = backend.keyword_search(["ledger", "quillwort"], Scope(), 3)
+    monkeypatch.setattr(pg_search, "SEARCHED_ROWS", 10)
+    assert backend.keyword_search(["ledger", "quillwort"], Scope(), 3) == exact
+    pooled = backend.keyword_search(["ledger", "quillwort"], Scope(), 2)
+    assert len(pooled) == 2 and {h.chunk_id for h in pooled} <= {h.chunk_id for h in exact}
+    common = backend.keyword_search(["ledger", "balance"], Scope(), 100)
+    assert 0 < len(common) <= 10 + 4 * 100
+    notes = backend.notes_by_id({h.note_id for h in common})
+    assert all(notes[h.note_id].path.startswith("notes/ledger-") for h in common)
+    assert backend.keyword_search(["ledger", "nowhereword"], Scope(), 5)
+    assert backend.keyword_search(["nowhereword"], Scope(), 5) == []
+
+
+def _notes(backend: object, first: int, count: int, text: str) -> None:
+    for i in range(first, first + count):
+        note = NoteRecord(f"notes/n{i}.md", f"N{i}", "notes", f"h{i}", 1, 1)
+        backend.upsert_note(note, [ChunkRecord(0, "", f"{text} {i}", 1, f"c{i}")], [])  # type: ignore[attr-defined]
+
+
+def test_a_common_word_s_count_is_estimated_not_counted(
+    pg_brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting a common word reads every chunk that holds it; past ``SEARCHED_ROWS`` its
+    count comes from PostgreSQL's statistics once the table is analyzed (here made stale
+    on purpose, to tell the estimate from a count), and from a sample of the table before
+    that. A rare word is always counted."""
+    import mnemex.index.postgres.search as pg_search
+
+    monkeypatch.setattr(pg_search, "SEARCHED_ROWS", 50)
+    backend = pg_brain.backend
+    schema = schema_of(pg_brain)
+    with psycopg.connect(dsn(), autocommit=True) as db:
+        db.execute(f'ALTER TABLE "{schema}".chunks SET (autovacuum_enabled = false)')
+    _notes(backend, 0, 100, "the ledger balance")
+    assert backend.term_stats(["ledger"], []).df["ledger"] == 100  # no statistics: a sample
+    with psycopg.connect(dsn(), autocommit=True) as db:
+        db.execute(f'ANALYZE "{schema}".chunks')
+    _notes(backend, 100, 100, "a quillwort")
+    stats = backend.term_stats(["ledger", "quillwort", "balance ledger"], [])
+    assert stats.chunks == 200
+    assert stats.df["ledger"] == 200  # every chunk held it when analyzed: the estimate
+    assert stats.df["quillwort"] == 100  # not in the statistics: counted, past 50 sampled
+    assert stats.df["balance ledger"] == 0  # a phrase is counted, never estimated
+    hits = backend.keyword_search(["quillwort", "ledger"], Scope(), 5)
+    assert len(hits) == 5

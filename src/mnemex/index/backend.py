@@ -379,9 +379,15 @@ class IndexBackend(Protocol):
         when given. The score is the cosine."""
         ...
 
-    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
-        """The ``embedder`` vectors of the chunks of ``notes`` (all when None), for the few
-        callers that compare vectors themselves (health's duplicates, ingest's resolver)."""
+    def vectors_of(
+        self,
+        embedder: str,
+        notes: Collection[int] | None = None,
+        chunks: Collection[int] | None = None,
+    ) -> VectorTable:
+        """The ``embedder`` vectors of the chunks of ``notes`` (all when None), only those of
+        ``chunks`` when given, for the callers that compare vectors themselves (health's
+        duplicates, ingest's resolver, search's cosine of a keyword hit)."""
         ...
 
     def notes_in_scope(self, scope: Scope) -> set[int] | None:

@@ -343,9 +343,9 @@ def score_chunks(
     vector_rank = {h.chunk_id: n for n, h in enumerate(similar, 1)}
     cosine = {h.chunk_id: h.score for h in similar}
     if qvec is not None and identity and keyword:
-        missing = {h.note_id for h in keyword if h.chunk_id not in cosine}
+        missing = {h.chunk_id for h in keyword if h.chunk_id not in cosine}
         if missing:
-            table = backend.vectors_of(identity, missing)
+            table = backend.vectors_of(identity, chunks=missing)
             if len(table.chunk_ids):  # an empty table may not have the query's width
                 for cid, value in zip(table.chunk_ids, table.matrix @ qvec, strict=True):
                     if int(cid) in keyword_rank:

@@ -645,15 +645,22 @@ class PostgresIndex:
         with self._tx() as db:
             return nearest(db, embedder, query, k, among, iterative=self._iterative_scan)
 
-    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
+    def vectors_of(
+        self,
+        embedder: str,
+        notes: Collection[int] | None = None,
+        chunks: Collection[int] | None = None,
+    ) -> VectorTable:
         with self._tx() as db:  # one snapshot for the generation and the rows
-            return vector_table(db, embedder, self._generation(db), notes)
+            return vector_table(db, embedder, self._generation(db), notes, chunks)
 
     # -- search -------------------------------------------------------------------
 
     def keyword_search(self, terms: Sequence[str], scope: Scope, limit: int) -> list[ChunkHit]:
         with self._tx() as db:
-            return keyword_search(db, self._config, terms, self._held(scope), limit)
+            return keyword_search(
+                db, self._config, terms, self._held(scope), limit, self._counts_of(db)
+            )
 
     def _held(self, scope: Scope) -> Scope:
         """``scope`` without excluding private names this index never holds: search leaves

@@ -401,9 +401,14 @@ class SQLiteIndex:
     ) -> list[ChunkHit]:
         return nearest(self._vector_table(embedder), query, k, among)
 
-    def vectors_of(self, embedder: str, notes: Collection[int] | None = None) -> VectorTable:
+    def vectors_of(
+        self,
+        embedder: str,
+        notes: Collection[int] | None = None,
+        chunks: Collection[int] | None = None,
+    ) -> VectorTable:
         table = self._vector_table(embedder)
-        return table if notes is None else rows_of(table, notes)
+        return rows_of(table, notes, chunks)
 
     # -- search ----------------------------------------------------------------
 

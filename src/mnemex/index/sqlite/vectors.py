@@ -131,9 +131,19 @@ def nearest(
     ]
 
 
-def rows_of(table: VectorTable, notes: Collection[int]) -> VectorTable:
-    """The rows of ``table`` that belong to ``notes``, in table order."""
-    keep = np.isin(table.note_ids, np.fromiter(notes, dtype=np.int64, count=len(notes)))
+def rows_of(
+    table: VectorTable,
+    notes: Collection[int] | None,
+    chunks: Collection[int] | None = None,
+) -> VectorTable:
+    """The rows of ``table`` that belong to ``notes`` and are ``chunks`` (either None: any),
+    in table order."""
+    if notes is None and chunks is None:
+        return table
+    keep = np.ones(len(table.chunk_ids), dtype=bool)
+    for ids, wanted in ((table.note_ids, notes), (table.chunk_ids, chunks)):
+        if wanted is not None:
+            keep &= np.isin(ids, np.fromiter(wanted, dtype=np.int64, count=len(wanted)))
     return VectorTable(
         table.chunk_ids[keep], table.note_ids[keep], table.matrix[keep], table.generation
     )

@@ -590,13 +590,14 @@ def read_note_claims(
     who = provenance or _note_provenance(fm, rel)
     day = _note_date(fm, rel, fallback_day or dt.datetime.now(dt.UTC).date())
     book = book or name_book(brain)
-    speaker = book.owner if who == "person" else None
+    claims: list[Claim] = []
+    dropped: list[dict[str, str]] = []
     warning = None
-    if reader is not None and sha256:
-        read = reader.read(body, sha256=sha256, evidence_date=day, book=book, speaker=speaker)
-        claims, dropped, warning = read.claims, read.dropped, read.warning
-    if reader is None or not sha256 or warning is not None:
-        claims, dropped = claims_from_text(body, evidence_date=day, book=book, speaker=speaker)
+    for n, (part, speaker) in enumerate(voices(fm, body, who, book.owner)):
+        said, left, why = _read_part(part, sha256, n, day, book, speaker, reader)
+        claims += said
+        dropped += left
+        warning = warning or why
     where = placement(rel)
     private = next(
         (
@@ -609,6 +610,64 @@ def read_note_claims(
     evidence = Evidence(rel.removesuffix(".md"), day, observation_of(fm, rel, sha256))
     dropped_here = [{"note": rel, **d} for d in dropped]
     return NoteClaims(rel, claims, who, evidence, private, dropped_here, warning)
+
+
+#: The heading under which a digest the offline extractor wrote lists the session's requests,
+#: the person's own words (``harvest/digest.py``, vault format §7).
+REQUESTS_HEADING = "What was worked on"
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.*?)[ \t#]*$")
+
+
+def voices(
+    fm: dict[str, Any], body: str, who: Provenance, owner: str | None
+) -> list[tuple[str, str | None]]:
+    """A note's text by who says it: ``(text, speaker)``, the speaker being whose "I" it is.
+
+    A person's note is the owner's throughout. A session's digest speaks for no one, but
+    for the requests an offline digest lists under :data:`REQUESTS_HEADING`: those are the
+    words of the person who ran the session, the vault's owner, and their "I" is the owner
+    ("moved to Zed as my editor"). A model's digest rewrites the requests in its own words,
+    so all of it is read with no speaker, as is every other note."""
+    if who == "person":
+        return [(body, owner)]
+    digest = fm.get("type") == "memory" and fm.get("harness") not in (None, "mnemex")
+    if not (digest and owner and fm.get("extractor") == "offline"):
+        return [(body, None)]
+    theirs: list[str] = []
+    rest: list[str] = []
+    into = rest
+    for line in body.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            into = theirs if heading.group(1).strip() == REQUESTS_HEADING else rest
+            rest.append(line)
+            continue
+        into.append(line)
+    if not any(line.strip() for line in theirs):
+        return [(body, None)]
+    return [("\n".join(rest), None), ("\n".join(theirs), owner)]
+
+
+def _read_part(
+    text: str,
+    sha256: str | None,
+    n: int,
+    day: dt.date,
+    book: NameBook,
+    speaker: str | None,
+    reader: ModelReader | None,
+) -> tuple[list[Claim], list[dict[str, str]], str | None]:
+    """One voice of a note, read by the model when there is one (each part cached under
+    its own key: the note's sha256, then ``:<n>``), else, or when it cannot, offline."""
+    if reader is not None and sha256:
+        key = sha256 if n == 0 else f"{sha256}:{n}"
+        read = reader.read(text, sha256=key, evidence_date=day, book=book, speaker=speaker)
+        if read.warning is None:
+            return read.claims, read.dropped, None
+        claims, dropped = claims_from_text(text, evidence_date=day, book=book, speaker=speaker)
+        return claims, dropped, read.warning
+    claims, dropped = claims_from_text(text, evidence_date=day, book=book, speaker=speaker)
+    return claims, dropped, None
 
 
 def learn_note(

@@ -1,6 +1,6 @@
 """The consolidation pass (issue 19), judged on the timeline of ``bench/data/facts_timeline.yaml``.
 
-    python bench/facts_consolidate.py [--phrasing h3|h3a|h3b|h2|h2a|h2b|0|1]
+    python bench/facts_consolidate.py [--phrasing h4|h4a|h4b|h3|h3a|h3b|h2|h2a|h2b|0|1]
                                       [--show-misses] [--json] [--no-replay]
                                       [--no-compare] [--embedder minilm|hashing]
 
@@ -90,9 +90,9 @@ if str(Path(__file__).resolve().parent) not in sys.path:  # run as a script
 
 import mnemex.memories.remember as remember_module
 from facts_timeline import (
-    HELDOUT2,
-    HELDOUT3,
+    LATER,
     PROJECT,
+    SETS,
     _phrasing,
     _slot,
     ask,
@@ -579,7 +579,7 @@ def replays(
 
 def with_phrasings(data: dict[str, Any]) -> dict[str, Any]:
     """The timeline with each later held-out set's phrasings on its events."""
-    for key, path in (("heldout2", HELDOUT2), ("heldout3", HELDOUT3)):
+    for key, path in LATER:
         if path.is_file():
             more = {e["id"]: e["phrasings"] for e in load(path)["events"]}
             for event in data["events"]:
@@ -656,7 +656,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--phrasing", default="h3", choices=["h3", "h3a", "h3b", "h2", "h2a", "h2b", "0", "1"]
+        "--phrasing",
+        default="h3",
+        choices=[*SETS, *(h for halves in SETS.values() for h in halves), "0", "1"],
     )
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", action="store_true")
@@ -669,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     data = with_phrasings(load())
-    sets = {"h2": ["h2a", "h2b"], "h3": ["h3a", "h3b"]}.get(args.phrasing, [args.phrasing])
+    sets = SETS.get(args.phrasing, [args.phrasing])
     results = []
     for which in sets:
         started = time.monotonic()

@@ -999,6 +999,106 @@ GENERALISED_2 = [
     "lives_in | - | Braga | 2026-03-01 | 2026-04-01 | - | -",
 ]
 
+# The third held-out set's chat- and note-style half (``h3b``), spent: each line the
+# third reader misread, as the fourth reads it.
+SPENT_HELD_OUT_3 = [
+    "2025-09-05 M: fyi been living in Rotterdam since 1 Mar 2019 => Maren Okafor | lives_in"
+    " | - | Rotterdam | 2019-03-01 | - | - | -",
+    "2025-09-10 M: role = Sr. Software Engineer (that's what's on my badge) => Maren Okafor"
+    " | role | - | Senior Software Engineer | - | - | - | -",
+    "2025-09-15 -: LF hosting = Heroku. => Lanternfish | project_attribute | hosting | Heroku"
+    " | - | - | - | -",
+    "2025-09-20 M: coffee > any other drink for me. => Maren Okafor | prefers | drink | coffee"
+    " | - | - | - | -",
+    "2026-01-05 M: starting next week P. will be out on leave through the end of February =>"
+    " Priya Raman | status | - | on_leave | 2026-01-12 | 2026-03-01 | - | P",
+    "2026-01-20 -: We announce the departure of T. Wierzbicki from Tidewater. => Tomasz"
+    " Wierzbicki | works_at | - | Tidewater Labs | - | - | - | -",
+    "2026-02-16 M: Tom's title since Monday: Platform Lead (at his new place) => Tomasz"
+    " Wierzbicki | role | - | Platform Lead | 2026-02-16 | - | - | -",
+    "2026-02-20 -: Hosting (LF): for the current month the app is on Heroku. => Lanternfish"
+    " | project_attribute | hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-02-25 -: Inferred, not stated by her: Maren seems to like Rust best. => Maren Okafor"
+    " | prefers | language | Rust | - | - | - | H",
+    "2026-03-10 -: LF host = Fly; deploy pipeline already points there. => Lanternfish"
+    " | project_attribute | hosting | Fly.io | - | - | - | -",
+    "2026-04-15 -: Note: for the current month, I. Duarte lives in Madrid. => Ines Duarte"
+    " | lives_in | - | Madrid | 2026-04-01 | 2026-05-01 | - | -",
+    "2026-04-20 -: The LF code freeze starts on April 30, 2026 and ends on May 13, 2026. =>"
+    " Lanternfish | status | - | code freeze | 2026-04-30 | 2026-05-14 | - | P",
+    "2026-05-04 M: KH staging: I connect through WireGuard. => Maren Okafor | uses | vpn"
+    " | WireGuard | - | - | when on Keelhaul staging | -",
+    "2026-05-10 M: note: P. is a morning tea person => Priya Raman | prefers | drink | tea"
+    " | - | - | in the morning | -",
+    "2026-07-15 M: officially a Lisbon resident as of yesterday => Maren Okafor | lives_in"
+    " | - | Lisbon | 2026-07-14 | - | - | -",
+    "2025-10-15 M: Priya's at Tidewater Labs as well. => Priya Raman | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+]
+
+# Wordings of the kinds the third held-out set showed missing, written for this test.
+GENERALISED_3 = [
+    # chat openers, assignments, arrows of preference, title abbreviations
+    "2026-03-02 M: btw my editor is Zed => Maren Okafor | uses | editor | Zed | - | - | - | -",
+    "2026-03-02 -: KH iac tool = Pulumi => Keelhaul | project_attribute | iac_tool | Pulumi"
+    " | - | - | - | -",
+    "2026-03-02 M: My title is Jr. Backend Engineer. => Maren Okafor | role | - | Junior"
+    " Backend Engineer | - | - | - | -",
+    "2026-03-02 M: Python > Go for me => Maren Okafor | prefers | language | Python | - | - |"
+    " - | -",
+    # a lone initial, a drink person, "is at" a known employer
+    "2026-03-02 -: T. is a coffee drinker => Tomasz Wierzbicki | prefers | drink | coffee |"
+    " - | - | - | -",
+    "2026-03-02 -: Tom is at Kestrel Systems now. => Tomasz Wierzbicki | works_at | - |"
+    " Kestrel Systems | - | - | - | -",
+    # note heads: work, job, daily driver, a title change; "I'm a <title>"
+    "2026-03-02 M: work: Tidewater Labs => Maren Okafor | works_at | - | Tidewater Labs | - |"
+    " - | - | -",
+    "2026-03-02 M: daily driver: Neovim => Maren Okafor | uses | editor | Neovim | - | - | - | -",
+    "2026-03-10 M: title bump: Staff Engineer as of today => Maren Okafor | role | - | Staff"
+    " Engineer | 2026-03-10 | - | - | -",
+    "2026-03-02 M: I'm a Staff Engineer now => Maren Okafor | role | - | Staff Engineer | - |"
+    " - | - | -",
+    "2026-03-02 M: on fish now => Maren Okafor | uses | shell | fish | - | - | - | -",
+    # the current month, an end that includes its day, a May with its day, end of Feb
+    "2026-04-15 -: Ines is based in Madrid for this month. => Ines Duarte | lives_in | - |"
+    " Madrid | 2026-04-01 | 2026-05-01 | - | -",
+    "2026-04-20 -: The Keelhaul freeze ends on May 13. => Keelhaul | status | - | code freeze"
+    " | - | 2026-05-14 | - | -",
+    "2026-01-05 -: Priya is on leave from 12 Jan to end of Feb. => Priya Raman | status | - |"
+    " on_leave | 2026-01-12 | 2026-03-01 | - | P",
+    # back from leave, goodbye to a leaver, a project someone leads
+    "2026-01-10 -: Priya's back from leave on 1 March. => Priya Raman | status | - | on_leave"
+    " | - | 2026-03-01 | - | -",
+    "2026-01-10 -: Tidewater Labs says goodbye to Tomasz Wierzbicki, whose last day is 30"
+    " January. => Tomasz Wierzbicki | works_at | - | Tidewater Labs | - | 2026-01-31 | - | -",
+    "2026-03-10 -: Ines will lead Keelhaul as Tech Lead from 1 September. => Ines Duarte |"
+    " role | - | Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    # hedges: a hunch, unconfirmed, an idea
+    "2026-03-02 -: Agent's hunch: Maren likes Rust more than Python => Maren Okafor |"
+    " prefers | language | Rust | - | - | - | H",
+    "2026-03-02 -: Idea (unconfirmed): migrate LF to CockroachDB. => Lanternfish |"
+    " project_attribute | database | CockroachDB | - | - | - | H",
+    # a person's tool on a project's environment
+    "2026-03-02 M: WireGuard is my VPN on the Keelhaul staging cluster => Maren Okafor | uses"
+    " | vpn | WireGuard | - | - | when on Keelhaul staging cluster | -",
+    "2026-03-02 M: For staging on KH I always go through WireGuard => Maren Okafor | uses |"
+    " vpn | WireGuard | - | - | when on Keelhaul staging | -",
+    "2026-03-02 -: LF prod is on Fly.io => Lanternfish | project_attribute | hosting | Fly.io"
+    " | - | - | - | -",
+]
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
+def test_third_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", GENERALISED_3, ids=[line[14:70] for line in GENERALISED_3])
+def test_generalised_wordings_of_the_third_held_out_set(line: str) -> None:
+    _check(_case(line))
+
+
 #: Statements that claim nothing of the predicate list, or must not be read as claims.
 #: A quoted or injected sentence ("ignore previous instructions and say ...") is someone
 #: else's words, not the writer's statement: it gives no claim, not even a hedged one.
@@ -1060,6 +1160,14 @@ NOTHING = [
     ("M", "Home since March: it is cosy."),
     ("M", "Priya handed in her notice."),
     ("M", "Ines is the contact for Lanternfish."),
+    # near misses of the cues the third held-out set added
+    ("M", "Priya is at Tidewater today for a meeting."),
+    ("M", "Priya is at the airport."),
+    ("M", "job: Fix the tests"),
+    ("M", "timeout = 30"),
+    ("M", "I may 13 times"),
+    ("M", "Priya is back from leave."),
+    ("M", "Tidewater Labs says goodbye to the old office."),
 ]
 
 

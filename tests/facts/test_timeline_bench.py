@@ -1,12 +1,12 @@
 """The facts timeline of issue 18 stays usable, and the fact layer keeps answering it.
 
-``bench/data/facts_timeline.yaml`` was written before any fact rule; its later held-out
-sets (``facts_timeline_heldout2.yaml``, ``..._heldout3.yaml``, ``..._heldout4.yaml``) by
-writers who saw only the events' labels. Here: the files are whole and agree; fed as labelled claims (no extraction) the write rule and the
-as-of query answer every question; and fed as the tuning phrasings through the real write
-paths, the answers stay at least as right as when the figures in ``docs/benchmarks.md``
-were taken. These are regression checks on our own data; the reported figure is the
-held-out one, in the benchmarks.
+``bench/data/facts_timeline.yaml`` was written before any fact rule; its later held-out sets
+(``facts_timeline_heldout2.yaml``, ``..._heldout3.yaml``, ``..._heldout4.yaml``) by writers
+who saw only the events' labels. Here: the files are whole and agree; fed as labelled claims
+(no extraction) the write rule and the as-of query answer every question; and fed as the
+tuning phrasings through the real write paths, the answers stay at least as right as when
+the figures in ``docs/benchmarks.md`` were taken. These are regression checks on our own
+data; the reported figure is the held-out one, in the benchmarks.
 """
 
 from __future__ import annotations

@@ -60,6 +60,15 @@ predicates in :data:`~mnemex.facts.claims.PREDICATES`. It is a rule reader, in s
    and ``hedged`` (``probably``, ``guessing``, ``draft``, ``RFC suggesting``, a proposal
    question) are read last.
 
+Chat and note forms are read as the sentences they stand for: a chat opener (``fyi``,
+``btw``) is dropped; an assignment with an attribute for its head is a note line (``role =
+Sr. Software Engineer``, ``LF hosting = Heroku``), title abbreviations are written out
+(``Sr.`` -> ``Senior``); ``X > Y`` is ``X over Y``; a lone initial (``P. will be out``) is
+the one known person whose name it begins, when only one does (never ``I``); ``a tea
+person``, ``a coffee drinker`` state a taste; ``for the current month`` bounds both ends
+like ``this month``; ``ends on 13 May`` includes that day; a tool a person uses on a
+project's environment (``KH staging: I connect through WireGuard``) is conditioned on it.
+
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
 organisations are the capitalised words after a cue, so a lower-case or unusual name is
@@ -88,6 +97,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from dateutil.relativedelta import relativedelta
 
 from mnemex.facts.claims import Claim, Name, NameBook, Precision
 from mnemex.facts.when import MONTHS, WEEKDAYS, TimeMention, find_times, is_future
@@ -444,7 +455,11 @@ _HEDGE = re.compile(
     r"|inference|inferred|my\s+read|my\s+take|i\s+think|i\s+believe|i\s+suspect|suspect"
     r"|presumably|maybe|perhaps|might|could\s+be|draft(?:ed|ing)?|proposal|propose[sd]?"
     r"|proposing|rfc|suggest(?:s|ed|ing)?|tentative(?:ly)?|rumou?r(?:ed)?|considering|should"
-    r"|whether|wonder(?:s|ed|ing)?)\b",
+    r"|whether|wonder(?:s|ed|ing)?|hunch(?:es)?|(?:i|we)\s+assume|assuming|assumption|speculat\w*"
+    r"|unconfirmed|unverified|not\s+(?:yet\s+)?(?:confirmed|verified|decided)|undecided"
+    r"|(?:to\s+be|needs?\s+to\s+be)\s+(?:confirmed|verified|checked)|tb[cd]|pending"
+    r"|worth\s+(?:checking|confirming|asking)|(?:idea|option|sketch(?:ed)?)(?=\s*[:(])"
+    r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off)\b",
     re.I,
 )
 _HOSTILE = re.compile(
@@ -505,7 +520,8 @@ _EXCLUDED_BEFORE_PERSON = re.compile(r"\b(?:with|from|by|at|for|than|about|told)
 _CONDITION_TIME = (
     (
         re.compile(
-            r"\b(?:in\s+the\s+mornings?|mornings|every\s+morning|of\s+a\s+morning|before\s+(?:noon|lunch|midday|10|11|12)"
+            r"\b(?:in\s+the\s+mornings?|mornings|every\s+morning|of\s+a\s+morning|an?\s+morning"
+            r"|before\s+(?:noon|lunch|midday|10|11|12)"
             r"|(?:at|with|for)\s+breakfast|first\s+thing|early\s+in\s+the\s+day|a\.?m\.?(?=\s|$|[.,;]))\b",
             re.I,
         ),
@@ -520,7 +536,7 @@ _CONDITION_TIME = (
     ),
     (
         re.compile(
-            r"\b(?:in\s+the\s+evenings?|evenings|every\s+evening|after\s+(?:dinner|work)|at\s+night"
+            r"\b(?:in\s+the\s+evenings?|evenings|every\s+evening|an?\s+evening|after\s+(?:dinner|work)|at\s+night"
             r"|(?:at|with)\s+dinner)\b",
             re.I,
         ),
@@ -548,7 +564,9 @@ _CONDITION_STRIP = re.compile(
 )
 
 _SPLIT = re.compile(r";|(?<=[.!?])\s+(?=[A-Z\"'(])")
-_ABBREV_END = re.compile(r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|e\.g|i\.e|approx|Inc|Ltd|No))\.$")
+_ABBREV_END = re.compile(
+    r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Sr|Jr|Snr|Jnr|vs|etc|e\.g|i\.e|approx|Inc|Ltd|No))\.$"
+)
 
 _TIME_ANCHOR = re.compile(
     r"\b(?:start(?:s|ed|ing)?|since|from|as\s+of|effective|cutover|first\s+day|last\s+day"
@@ -563,7 +581,8 @@ _UNTIL_CUE = re.compile(
     r"\b(?:until|till|til|up\s+to|through|thru|ends?|ending|lasts?\s+until|returning|returns|return"
     r"|lift(?:s|ed|ing)?|expir(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|wraps?\s+up"
     r"|(?:is|are|will\s+be)\s+over"
-    r"|is\s+back|be\s+back|back\s+(?:at\s+work\s+|in\s+the\s+office\s+)?on)\b"
+    r"|is\s+back|be\s+back|'s\s+back|back\s+(?:at\s+work\s+|in\s+the\s+office\s+)?on"
+    r"|(?:back|returns?|returning)\s+from)\b"
     r"(?:[\s,:(—–-]+[\w']+){0,4}[\s,:(—–-]*$",
     re.I,
 )
@@ -579,7 +598,8 @@ _LAST_DAY_CUE = re.compile(
 )
 _STILL = re.compile(
     r"\b(?:still|remains?|remained|throughout|for\s+the\s+rest\s+of|all"
-    r"|(?:for\s+)?the\s+(?:whole|entire)(?:\s+of)?(?=\s+(?:this|the\s+current)\s+(?:week|month|year)\b))\b",
+    r"|(?:for\s+)?the\s+(?:whole|entire)(?:\s+of)?(?=\s+(?:this|the\s+current)\s+(?:week|month|year)\b)"
+    r"|for(?=\s+(?:this|the\s+current)\s+(?:week|month|year)\b))\b",
     re.I,
 )
 #: Perfect aspect: "been on Zed all this month" began then and goes on.
@@ -675,7 +695,7 @@ _CHOICE = (
 #: A stated taste: the verbs and phrases of choosing, liking and leaning.
 _PREFER_STRONG = re.compile(
     r"\b(?:prefer(?:s|red|ring|ably)?|preference|favou?rite|favou?rs?|favou?red|favou?ring"
-    r"|of\s+choice|go-to|loves?|loving|fan\s+of|likes?\s+(?:best|most)"
+    r"|of\s+choice|go-to|loves?|loving|fan\s+of|lik(?:e|es|ed)\s+(?:[\w.+#-]+\s+){0,2}(?:best|most|more\s+than)"
     r"|lean(?:s|ed|ing)?\s+(?:towards?|to|in\s+favou?r\s+of)|leant\s+towards?"
     r"|(?:given|with|if\s+(?:I|we|she|he|they)\s+(?:had|have|get|got))\s+(?:the|a|free)\s+choice"
     r"|(?:first|top|default)\s+(?:choice|pick)|(?:would|'d)\s+(?:rather|sooner|pick|choose|go\s+for)"
@@ -693,7 +713,8 @@ _PREFER_CONSUME = re.compile(
     r"|sticks?\s+(?:to|with)|stuck\s+(?:to|with)|addicted|lives?\s+on|habit|every\s+day|daily"
     r"|always|usually|has|have|having|takes?|go(?:es)?\s+for|went\s+for|going\s+for"
     r"|reach(?:es|ed)?\s+for|grab(?:s|bed|bing)?|orders?|ordered|in\s+(?:my|her|his|their)\s+life"
-    r"|fuel(?:led|ed)?\s+by|powered\s+by|over|starts?\s+(?:the|my|her|his)\s+day\s+with)\b",
+    r"|fuel(?:led|ed)?\s+by|powered\s+by|over|starts?\s+(?:the|my|her|his)\s+day\s+with"
+    r"|person|drinker|lover|fiend|addict)\b",
     re.I,
 )
 
@@ -707,7 +728,8 @@ _ROLE_HEADS = re.compile(
     re.I,
 )
 _ROLE_STRONG = re.compile(
-    r"\b(?:(?:job\s+)?title|position|role|job)\b(?:,?\s+(?:from|as\s+of|starting|effective)\s+[^,]+,)?"
+    r"\b(?:(?:job\s+)?title|position|role|job)(?:\s+(?:bump|change|update|upgrade))?\b"
+    r"(?:,?\s+(?:from|as\s+of|starting|effective)\s+[^,]+,)?"
     r"\s*(?:will\s+be|is\s+now|is|was|has\s+been|becomes|:|(?:chang|switch|mov)(?:es|ed|ing|e)?\s+to"
     r"|goes\s+to|went\s+to)\s+(?:now\s+)?"
     r"|\bworks?\s+as\s+|\bworking\s+as\s+|\bpromoted\s+to\s+(?:the\s+)?(?:role\s+of\s+)?"
@@ -734,7 +756,9 @@ _LEAD_HEAD = re.compile(
 #: What a project's name may be followed by before a possessive: "the Keelhaul platform's".
 _PROJECT_NOUN = r"(?:platform|project|app|application|service|codebase|product|system)"
 _ROLE_WEAK = re.compile(
-    r"\b(?:is|was|'s|as|will\s+be|to\s+be|'ll\s+be|has\s+been)\s+(?:now\s+|still\s+)?", re.I
+    r"(?:\b(?:is|was|am|as|will\s+be|to\s+be|has\s+been|have\s+been)|'s|'m|'ll\s+be|'ve\s+been)"
+    r"\s+(?:now\s+|still\s+)?",
+    re.I,
 )
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.I)
 _TITLE_STOP = frozenset(
@@ -784,17 +808,31 @@ _WORK_CUE = re.compile(
     r"|employed\s+(?:by|at)|employer\s*(?::|(?:is|was|will\s+be|has\s+been)(?:\s+now)?)"
     r"|(?:joins|joined|joining|join|rejoins|rejoined)|start(?:s|ed|ing)?\s+(?:at|with|work\s+at)"
     r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
-    r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the)\s+(?:the\s+)?",
+    r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the"
+    r"|(?:is|'s)\s+(?:now\s+|still\s+|also\s+)?at"
+    r"|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:)\s*(?:the\s+)?",
     re.I,
 )
 _WORK_CLOSE_CUE = re.compile(
     r"\b(?:leaving|left|leaves|leave|quits?|quitting|resign(?:s|ed|ing)?\s+from|moves?\s+on\s+from"
     r"|moved\s+on\s+from|moving\s+on\s+from|departs?|departing|departed"
     r"|(?:last|final)\s+(?:working\s+|work\s+)?day\s+(?:at|with|in)"
-    r"|departure\s+(?:of\s+[^,;.]{1,40}?\s+)?from|exit(?:s|ed|ing)?(?:\s+from)?"
+    r"|departure\s+(?:of\s+(?:[^,;.]|\b[A-Z]\.){1,40}?\s+)?from|exit(?:s|ed|ing)?(?:\s+from)?"
     r"|(?:step(?:s|ped|ping)?|standing|stands|stood)\s+down\s+(?:from|at)"
     r"|retir(?:e|es|ed|ing)\s+from|(?:hands?|handed|handing)\s+in\s+(?:(?:her|his|their|my)\s+)?"
     r"(?:notice|resignation)\s+(?:at|to))\s+(?:the\s+)?",
+    re.I,
+)
+#: An organisation parting with someone: "Tidewater says goodbye to T. Wierzbicki".
+_FAREWELL = re.compile(
+    r"\b(?:says?|said|saying|bids?|bade|bidding|wish(?:es|ed)?)\s+(?:a\s+(?:fond\s+)?)?"
+    r"(?:goodbye|farewell)\s+to\b|\bfarewell\s+to\b",
+    re.I,
+)
+#: What makes "is at <organisation>" a visit, not a job.
+_VISIT = re.compile(
+    r"\b(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week)|for\s+(?:a|an|the)\s+"
+    r"|visit\w*|meeting|conference|on-?site|workshop|interview)\b",
     re.I,
 )
 #: Membership of an organisation's staff: "is a member of the Initech team", "will be
@@ -961,7 +999,36 @@ def _name_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
         if m.group(0) == "i" or (text[m.start() : m.end()] == "I" and entry.kind == "person"):
             continue
         hits.append(_Hit(m.start(), m.end(), entry.canonical, entry.kind))
-    return hits
+    return sorted(hits + _initial_hits(text, names, hits), key=lambda h: h.start)
+
+
+def _initials(names: NameBook) -> dict[str, str]:
+    """Each capital that begins exactly one known person's name (never ``I``), and whose."""
+    cached = names.derived.get("initials")
+    if cached is None:
+        people: dict[str, set[str]] = {}
+        for entry in names.names.values():
+            if entry.kind == "person" and entry.canonical[:1].isalpha():
+                people.setdefault(entry.canonical[0].upper(), set()).add(entry.canonical)
+        cached = names.derived["initials"] = {
+            k: next(iter(v)) for k, v in people.items() if len(v) == 1 and k != "I"
+        }
+    return cached  # type: ignore[return-value]
+
+
+#: A lone initial standing for a person, a word or a possessive after it: "P. is out".
+_INITIAL = re.compile(r"(?<![\w.])([A-Z])\.(?=\s+[a-z]|'s\b)")
+
+
+def _initial_hits(text: str, names: NameBook, taken: list[_Hit]) -> list[_Hit]:
+    """A lone initial ("P. will be out on leave") as the one known person it can be."""
+    initials = _initials(names)
+    found: list[_Hit] = []
+    for m in _INITIAL.finditer(text):
+        who = initials.get(m.group(1))
+        if who and _overlaps(m.start(), m.end(), taken) is None:
+            found.append(_Hit(m.start(), m.end(), who, "person"))
+    return found
 
 
 def _tool_hits(text: str, folded: str, taken: list[_Hit]) -> list[_Hit]:
@@ -1134,7 +1201,10 @@ def _find_status(tx: _Text) -> _Finding | None:
             re.compile(
                 r"\b(?:parental|maternity|paternity|sick|medical|annual|unpaid|long-term|extended|study"
                 r"|compassionate|garden)\s+leave\b|\b(?:on|starts?|starting|started|begins?|began|goes\s+on"
-                r"|going\s+on|went\s+on|takes?|taking|took)\s+(?:(?:her|his|their|my|a|some)\s+)?leave\b",
+                r"|going\s+on|went\s+on|takes?|taking|took)\s+(?:(?:her|his|their|my|a|some)\s+)?leave\b"
+                # "back from leave on 1 March" (dated: the leave ends then)
+                r"|\b(?:back|returns?|returning)\s+from\s+(?:(?:her|his|their|my)\s+)?(?:\w+\s+)?leave\b"
+                r"(?=.*\d)",
                 re.I,
             ),
             "on_leave",
@@ -1301,6 +1371,7 @@ def _find_tool(tx: _Text) -> _Finding | None:
 
 def _title_at(text: str, pos: int, *, strong: bool, projects: list[_Hit]) -> str | None:
     """A job title starting at ``pos`` (``Senior Software Engineer``), or None."""
+    start = pos
     rest = text[pos:]
     art = _ARTICLE.match(rest)
     bare = pos + art.end() if art else pos
@@ -1359,6 +1430,19 @@ def _title_at(text: str, pos: int, *, strong: bool, projects: list[_Hit]) -> str
         return None
     if title == title.lower():
         title = " ".join(w if w in {"of", "and"} else w[:1].upper() + w[1:] for w in title.split())
+    if not prefix and _LEAD_HEAD.search(title):
+        # "will lead Keelhaul as Tech Lead": the project it leads scopes it
+        for p in projects:
+            if re.fullmatch(r"(?:\s+" + _PROJECT_NOUN + r")?\s+as\s+", text[p.end : start]) and (
+                re.search(
+                    r"\b(?:lead|leads|leading|led|head|heads|heading|run|runs|running)"
+                    r"\s+(?:the\s+)?$",
+                    text[: p.start],
+                    re.I,
+                )
+            ):
+                prefix = f"{p.canonical} "
+                break
     title = prefix + title
     # "Tech Lead of Keelhaul", "tech lead of the Keelhaul platform", "lead for Lanternfish"
     # (for/on only scope a leading title: "Backend Engineer on the Keelhaul team" is not)
@@ -1456,6 +1540,20 @@ def _find_works_at(tx: _Text) -> _Finding | None:
                 closing=True,
                 subject=inside[0].canonical if inside else None,
             )
+    # "Tidewater Labs says goodbye to Tomasz, whose last day is 30 January"
+    for m in _FAREWELL.finditer(t):
+        org = next((o for o in orgs if o.end <= m.start()), None)
+        person = next((h for h in tx.names if h.kind == "person" and h.start >= m.end()), None)
+        if org and person and not _negated(t, m.start(), 0):
+            return _Finding(
+                "works_at",
+                org.canonical,
+                m.start(),
+                m.end(),
+                "person",
+                closing=True,
+                subject=person.canonical,
+            )
     for m in _MEMBER_CUE.finditer(t):
         named = _org_at(tx, m.end())
         if named is None or _negated(t, m.start(), 0):
@@ -1468,8 +1566,12 @@ def _find_works_at(tx: _Text) -> _Finding | None:
         named = _org_at(tx, m.end())
         if named is None:
             continue
-        if cue.startswith(("move", "moving", "on the")) and named[0] not in known:
-            continue  # "moved to Lisbon" is a home, "on the Keelhaul team" a team
+        # "is at X" and "job: X" name an employer only when X is known
+        at = re.match(r"(?:is|'s)\b|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:", cue)
+        if (cue.startswith(("move", "moving", "on the")) or at) and named[0] not in known:
+            continue  # "moved to Lisbon" is a home, "on the Keelhaul team" a team, "is at Lisbon"
+        if at and _VISIT.search(t[named[1] :]):
+            continue  # "is at Tidewater today for a meeting" is a visit
         if cue.startswith("on the") and not re.match(r"\s+payroll\b", t[named[1] :], re.I):
             continue
         if _negated(t, m.start(), 0):
@@ -1654,6 +1756,7 @@ _ELLIPTICAL_WORDS = frozenset(
         "planning",
         "heading",
         "becoming",
+        "on",
     }
 )
 #: A note line that opens on what it is about, with no owner: ``Editor: Vim``, ``Daily
@@ -1663,7 +1766,8 @@ _NOTE_ATTRIBUTE = (
     r"|work|personal|everyday|new|present)\s+)*(?:"
     + _KIND_RE
     + r"|home(?:\s+(?:city|town|base|country|address))?|hometown|residence|based|employer"
-    r"|company|(?:job\s+)?title|role|job|position|current\s+city)s?(?:\s+of\s+choice)?"
+    r"|company|work|workplace|(?:job\s+)?title|role|job|gig|position|current\s+city|daily\s+driver"
+    r")s?(?:\s+(?:of\s+choice|bump|change|update))?"
 )
 _NOTE_HEAD = re.compile(
     r"^\s*" + _NOTE_ATTRIBUTE + r"\s*(?::|\(|—|–|-\s|=|,|\bis\b|\bwas\b|\bnow\b|\bthese\s+days\b"
@@ -1674,10 +1778,22 @@ _NOTE_HEAD = re.compile(
 #: (moved in on the 1st): Rotterdam", "Editor as of Monday: Helix". Read as "Home:
 #: Rotterdam, since March 2019 (...)".
 _VALUE_LAST = re.compile(
-    r"^(?P<head>\s*" + _NOTE_ATTRIBUTE + r")"
+    r"^(?P<head>\s*(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w'-]*)?'s\s+)?" + _NOTE_ATTRIBUTE + r")"
     r"(?P<mid>\s*(?:\(|\b(?:since|from|as\s+of|starting|effective|until|till|in|for|these\s+days"
     r"|now|currently|today|this|next|last)\b)[^:]{0,80}?)"
     r"\s*:\s*(?P<value>[^:]+?)\s*(?P<end>[.!]?)\s*$",
+    re.I,
+)
+
+
+#: A note line written as an assignment, its head an attribute (after a name or two):
+#: "role = Sr. Engineer", "LF hosting = Heroku". Read as "role: ...": it is no code.
+_ASSIGN = re.compile(
+    r"^((?:[A-Z][\w.'-]*\s+){0,2}(?:"
+    + _NOTE_ATTRIBUTE
+    + r"|"
+    + _KEY_NAMES.replace("?P<key>", "?:")
+    + r"))\s*=\s*(?=[A-Za-z])",
     re.I,
 )
 
@@ -1707,7 +1823,8 @@ def _elliptical(text: str, label_end: int) -> bool:
     if not first:
         return False
     word = first.group(1).lower()
-    return word.endswith(("ed", "ing")) or word in _ELLIPTICAL_WORDS
+    # "Switched ...", "Been living ...", "officially a Lisbon resident ..."
+    return word.endswith(("ed", "ing", "ly")) or word in _ELLIPTICAL_WORDS
 
 
 def _subject(tx: _Text, finding: _Finding, speaker: str | None) -> tuple[str | None, bool]:
@@ -1750,6 +1867,8 @@ def _condition(tx: _Text, finding: _Finding) -> str | None:
     if finding.predicate not in {"uses", "prefers", "project_attribute"}:
         return None
     found = _condition_text(tx)
+    if found is None and finding.predicate != "project_attribute":
+        found = _environment(tx)  # a person's tool on a project's environment, never its own
     return _canonical_names(tx, found) if found else None
 
 
@@ -1789,6 +1908,31 @@ def _condition_text(tx: _Text) -> str | None:
     return None
 
 
+_ENV = r"(?:staging|production|prod|dev|development|test|testing|qa|sandbox)"
+_ENV_TAIL = r"(?:\s+(?:cluster|environment|env|servers?|boxes|hosts|nodes|machines))?"
+
+
+def _environment(tx: _Text) -> str | None:
+    """A project's environment the claim holds on: "KH staging: I connect through X", "for
+    staging on KH", "on the Keelhaul staging cluster" -> "when on Keelhaul staging[ cluster]"."""
+    t = tx.text
+    for p in (h for h in tx.names if h.kind == "project"):
+        after = re.match(
+            rf"(?:\s+{_PROJECT_NOUN}(?:'s)?)?\s+(?P<env>{_ENV})(?P<tail>{_ENV_TAIL})\b",
+            t[p.end :],
+            re.I,
+        )
+        before = re.search(
+            rf"\b(?P<env>{_ENV})(?P<tail>{_ENV_TAIL})\s+(?:on|for|of|in)\s+(?:the\s+)?$",
+            t[: p.start],
+            re.I,
+        )
+        m = after or before
+        if m:
+            return f"when on {p.canonical} {m['env'].lower()}{m['tail'].lower()}"
+    return None
+
+
 @dataclass
 class _Timing:
     valid_from: dt.date | None = None
@@ -1796,6 +1940,7 @@ class _Timing:
     precision: Precision = "day"
     phrase: str | None = None
     resolved: bool = True
+    until_relative: bool = False  # the end was said without its year ("to end of Feb")
 
 
 def _with_preposition(text: str, mention: TimeMention) -> str:
@@ -1841,17 +1986,24 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
         if _LAST_DAY_CUE.search(ctx) or (inclusive_end and timing.valid_until is None):
             if timing.valid_until is None:
                 timing.valid_until = mention.until
+                timing.until_relative = mention.relative
                 timing.phrase = timing.phrase or (mention.phrase if mention.relative else None)
             continue
         until_cue = _UNTIL_CUE.search(ctx)
-        from_cues = list(_FROM_CUE.finditer(ctx))
+        from_cues = [  # the "from" of "back from leave" ends a period, it starts none
+            f
+            for f in _FROM_CUE.finditer(ctx)
+            if not re.search(r"\b(?:back|returns?|returning)\s+$", ctx[: f.start()], re.I)
+        ]
         if until_cue and not (from_cues and from_cues[-1].start() > until_cue.start()):
             if timing.valid_until is None:
-                # "through 13 May" and "until the end of February" include that day
-                inclusive = re.match(r"through|thru", until_cue.group(0), re.I) or re.match(
-                    r"(?:the\s+)?end\s+of\b", mention.phrase, re.I
-                )
+                # "through 13 May", "ends on 13 May" and "until the end of February"
+                # include that day
+                inclusive = re.match(
+                    r"through|thru|ends?\b|ending|conclud|wraps?\s+up", until_cue.group(0), re.I
+                ) or re.match(r"(?:the\s+)?end\s+of\b", mention.phrase, re.I)
                 timing.valid_until = mention.until if inclusive else mention.date
+                timing.until_relative = mention.relative
                 timing.phrase = timing.phrase or (
                     _with_preposition(t, mention) if mention.relative else None
                 )
@@ -1860,6 +2012,7 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
             # a leaving's date is its last day: "leaves on 30 January", "left in March",
             # "whose final day with Tidewater will be Friday, January 30"
             timing.valid_until = mention.until
+            timing.until_relative = mention.relative
             timing.phrase = timing.phrase or (mention.phrase if mention.relative else None)
             continue
         if timing.valid_from is None:
@@ -1867,6 +2020,13 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
             timing.precision = mention.precision
             if mention.relative:
                 timing.phrase = _with_preposition(t, mention)
+    if (
+        timing.valid_from is not None
+        and timing.valid_until is not None
+        and timing.valid_until <= timing.valid_from
+        and timing.until_relative
+    ):  # "from 12 Jan to end of Feb" said in January ends in the February after
+        timing.valid_until += relativedelta(years=1)
     if timing.valid_from is None and timing.valid_until is None and unresolved is not None:
         timing.resolved = False
         timing.phrase = unresolved.phrase
@@ -1918,10 +2078,28 @@ _PROPOSAL = re.compile(
 )
 
 
+#: A chat opener that says nothing of the statement after it: "fyi been living in ...".
+_OPENER = re.compile(
+    r"^(?:fyi|btw|by\s+the\s+way|ps|p\.s\.|heads[\s-]up|quick\s+note|just\s+so\s+you\s+know"
+    r"|for\s+the\s+record|update|ok(?:ay)?|so)\b[,:!.\s-]*(?=\S)",
+    re.I,
+)
+#: Title abbreviations written out, so a title reads as it is said.
+_TITLE_ABBREV = {"sr": "Senior", "jr": "Junior", "snr": "Senior", "jnr": "Junior"}
+
+
 def _normalise(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("`", "")
     text = _QUOTED.sub(" ", text)
-    return " ".join(text.split())
+    text = " ".join(text.split())
+    text = _OPENER.sub("", text)
+    text = _ASSIGN.sub(r"\1: ", text)
+    text = re.sub(r"(?<=\w) > (?=\w)", " over ", text)  # "coffee > any other drink"
+    return re.sub(
+        r"\b(Sr|Jr|Snr|Jnr)\.?(?= [A-Z])",
+        lambda m: _TITLE_ABBREV[m.group(1).lower()],
+        text,
+    )
 
 
 def extract(
@@ -1944,7 +2122,7 @@ def extract(
         injected instruction).
     """
     raw = " ".join(text.split())
-    if not raw or _refuse(raw):
+    if not raw or _refuse(_ASSIGN.sub(r"\1: ", raw)):
         return []
     clean = _value_last(_normalise(raw))
     tx = _scan(clean, names)

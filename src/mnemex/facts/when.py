@@ -123,7 +123,7 @@ _P_MDY = re.compile(
 )
 _P_MY = re.compile(rf"\b(?P<mon>{_MONTH})\.?,?\s+(?:(?P<y>\d{{4}})\b|'(?P<yy>\d{{2}})\b)", re.I)
 _P_REL_UNIT = re.compile(
-    r"\b(?:(?P<early>earlier|later)\s+)?(?P<which>this|last|next|past|coming|previous)\s+"
+    r"\b(?:(?P<early>earlier|later)\s+)?(?P<which>this|current|last|next|past|coming|previous)\s+"
     r"(?P<unit>week|month|year)\b",
     re.I,
 )
@@ -150,7 +150,7 @@ _P_YEAR = re.compile(
 )
 _P_END_OF = re.compile(
     r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?P<which>this|last|next)\s+(?P<unit>week|month|year)"
-    rf"|(?P<mon>{_MONTH_FULL})(?:\s+(?P<y>\d{{4}}))?)\b",
+    rf"|(?P<mon>{_MONTH})\.?(?:\s+(?P<y>\d{{4}}))?)\b",
     re.I,
 )
 _EVENT = (
@@ -284,12 +284,13 @@ _MAY_CONTEXT = re.compile(
 )
 
 
-def _plausible_month(token: str, before: str) -> bool:
-    """Rules out ``may``/``march``/``mar`` used as words, and lowercase abbreviations."""
+def _plausible_month(token: str, before: str, *, dated: bool = False) -> bool:
+    """Rules out ``may``/``march``/``mar`` used as words, and lowercase abbreviations; a
+    capitalised ``May`` with its day (``ends on May 13``) is the month wherever it stands."""
     low = token.lower()
     if (low in {"may", "march", "mar"} or len(low) <= 4) and not token[:1].isupper():
         return False
-    return low != "may" or bool(_MAY_CONTEXT.search(before))
+    return low != "may" or dated or bool(_MAY_CONTEXT.search(before))
 
 
 def _safe_date(year: int, month: int, day: int) -> dt.date | None:
@@ -387,7 +388,8 @@ def _read_absolute(text: str, d: dt.date, future: bool) -> list[TimeMention]:
     for pattern in (_P_DMY, _P_MDY):
         for m in pattern.finditer(text):
             month_no = _month_number(m["mon"])
-            if month_no is None or not _plausible_month(m["mon"], text[: m.start("mon")]):
+            before = text[: m.start("mon")]
+            if month_no is None or not _plausible_month(m["mon"], before, dated=True):
                 continue
             if m["y"]:
                 year: int | None = int(m["y"])
@@ -441,7 +443,15 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             out.append(hit)
     for m in _P_REL_UNIT.finditer(text):
         which = m["which"].lower()
-        step = {"this": 0, "last": -1, "past": -1, "previous": -1, "next": 1, "coming": 1}[which]
+        step = {
+            "this": 0,
+            "current": 0,
+            "last": -1,
+            "past": -1,
+            "previous": -1,
+            "next": 1,
+            "coming": 1,
+        }[which]
         unit = m["unit"].lower()
         if unit == "week":
             first = _monday(d) + dt.timedelta(weeks=step)
@@ -535,7 +545,10 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
                 last = dt.date(d.year + step, 12, 31)
             rel = True
         else:
-            month_no = MONTHS[m["mon"].lower()]
+            end_of = _month_number(m["mon"])
+            if end_of is None or not _plausible_month(m["mon"], "end of ", dated=True):
+                continue
+            month_no = end_of
             if m["y"]:
                 year = int(m["y"])
             elif future or _ahead(text, m.start()):

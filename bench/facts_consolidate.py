@@ -1,6 +1,6 @@
 """The consolidation pass (issue 19), judged on the timeline of ``bench/data/facts_timeline.yaml``.
 
-    python bench/facts_consolidate.py [--phrasing h4|h4a|h4b|h3|h3a|h3b|h2|h2a|h2b|0|1]
+    python bench/facts_consolidate.py [--phrasing h5|h4|h3|h2|h5a|h5b|...|0|1]
                                       [--show-misses] [--json] [--no-replay]
                                       [--no-compare] [--embedder minilm|hashing]
 

@@ -1089,6 +1089,65 @@ GENERALISED_3 = [
 ]
 
 
+# The fourth held-out set's terse half (``h4b``), spent: note lines and person lines.
+SPENT_HELD_OUT_4 = [
+    "2025-09-10 M: my role: Sr. Software Engineer => Maren Okafor | role | - | Senior Software"
+    " Engineer | - | - | - | -",
+    "2025-09-20 M: drink pref: coffee => Maren Okafor | prefers | drink | coffee | - | - | - | -",
+    "2025-10-01 -: T. Wierzbicki | Tidewater Labs => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2025-10-20 -: Location: Madrid (Inês Duarte) => Ines Duarte | lives_in | - | Madrid | - |"
+    " - | - | -",
+    "2025-10-20 -: I. Duarte - Backend Engineer, effective 2025-11-03 => Ines Duarte | role |"
+    " - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-01-05 M: Priya on leave from next week, back 1 Mar => Priya Raman | status | - |"
+    " on_leave | 2026-01-12 | 2026-03-01 | - | P",
+    "2026-02-16 M: T. Wierzbicki role: Platform Lead, since Mon => Tomasz Wierzbicki | role |"
+    " - | Platform Lead | 2026-02-16 | - | - | -",
+    "2026-02-20 -: LF hosting (this month): Heroku => Lanternfish | project_attribute |"
+    " hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-02-25 -: agent guess (unconfirmed): Maren's preferred language = Rust => Maren"
+    " Okafor | prefers | language | Rust | - | - | - | H",
+    "2026-03-10 -: Promotion: M. Okafor -> Staff Engineer, effective next month => Maren"
+    " Okafor | role | - | Staff Engineer | 2026-04-01 | - | - | P",
+    "2026-03-25 -: I. Duarte - new home city Porto, from 2026-04-01 => Ines Duarte | lives_in"
+    " | - | Porto | 2026-04-01 | - | - | P",
+    "2026-05-04 M: drink pref: coffee again, since last Mon => Maren Okafor | prefers | drink"
+    " | coffee | 2026-04-27 | - | - | -",
+    "2026-05-10 M: Priya - tea in the mornings => Priya Raman | prefers | drink | tea | - | - |"
+    " in the morning | -",
+    "2026-06-01 M: fav lang: Python => Maren Okafor | prefers | language | Python | - | - | - | -",
+    "2026-08-01 -: I. Duarte -> KH Tech Lead, eff. 2026-09-01 => Ines Duarte | role | - |"
+    " Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    "2026-08-20 -: agent's read (not her words): Maren prefers Rust? => Maren Okafor |"
+    " prefers | language | Rust | - | - | - | H",
+    "2026-04-20 -: Ines is living in Madrid this month. => Ines Duarte | lives_in | - | Madrid"
+    " | 2026-04-01 | 2026-05-01 | - | -",
+    "2026-05-10 M: Remember that Priya likes tea in the morning. => Priya Raman | prefers |"
+    " drink | tea | - | - | in the morning | -",
+]
+
+# Note and person lines of other shapes, written for this test.
+GENERALISED_4 = [
+    "2026-03-10 M: Priya: tea => Priya Raman | prefers | drink | tea | - | - | - | -",
+    "2026-03-10 M: editor -> Zed => Maren Okafor | uses | editor | Zed | - | - | - | -",
+    "2026-03-10 M: me: coffee again => Maren Okafor | prefers | drink | coffee | - | - | - | -",
+    "2026-03-10 M: Maren: Staff Engineer from April => Maren Okafor | role | - | Staff"
+    " Engineer | 2026-04-01 | - | - | P",
+    "2026-03-10 -: Tomasz Wierzbicki | Platform Lead => Tomasz Wierzbicki | role | - |"
+    " Platform Lead | - | - | - | -",
+    "2026-03-10 -: Tom: Kestrel => Tomasz Wierzbicki | works_at | - | Kestrel Systems | - | -"
+    " | - | -",
+    "2026-03-10 -: Tom's employer: Kestrel Systems (since Mon) => Tomasz Wierzbicki |"
+    " works_at | - | Kestrel Systems | 2026-03-09 | - | - | -",
+    "2026-03-10 M: home - Lisbon => Maren Okafor | lives_in | - | Lisbon | - | - | - | -",
+    "2026-03-10 -: KH iac tool: Terraform again (since last month) => Keelhaul |"
+    " project_attribute | iac_tool | Terraform | 2026-02-01 | - | - | -",
+    "2026-03-10 M: I'm on Zed this month => Maren Okafor | uses | editor | Zed | 2026-03-01 |"
+    " 2026-04-01 | - | -",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1168,6 +1227,12 @@ NOTHING = [
     ("M", "I may 13 times"),
     ("M", "Priya is back from leave."),
     ("M", "Tidewater Labs says goodbye to the old office."),
+    # near misses of the note and person lines
+    ("M", "Priya: see notes"),
+    ("M", "Priya - thanks for the review"),
+    ("M", "Location: TBD"),
+    ("M", "Tom -> the airport"),
+    ("M", "the sun is out, Sat at last"),
 ]
 
 
@@ -1198,6 +1263,16 @@ def test_second_spent_held_out_phrasings(line: str) -> None:
 
 @pytest.mark.parametrize("line", GENERALISED_2, ids=[line[14:70] for line in GENERALISED_2])
 def test_generalised_wordings_of_the_second_held_out_set(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_4, ids=[line[14:70] for line in SPENT_HELD_OUT_4])
+def test_fourth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", GENERALISED_4, ids=[line[14:70] for line in GENERALISED_4])
+def test_note_and_person_lines(line: str) -> None:
     _check(_case(line))
 
 

@@ -69,6 +69,19 @@ person``, ``a coffee drinker`` state a taste; ``for the current month`` bounds b
 like ``this month``; ``ends on 13 May`` includes that day; a tool a person uses on a
 project's environment (``KH staging: I connect through WireGuard``) is conditioned on it.
 
+A note line is first written as the sentence it stands for (:func:`_note_line`): an
+attribute and its value (``drink pref: coffee``, ``fav lang: Python``, ``T. Wierzbicki role:
+Platform Lead, since Mon``, ``Location: Madrid (Inês Duarte)``, ``editor -> Zed``), or a
+person, a separator and what they are, the value's kind deciding the predicate (``T.
+Wierzbicki | Tidewater Labs``, ``I. Duarte - Backend Engineer, effective ...``, ``Promotion:
+M. Okafor -> Staff Engineer``, ``Priya - tea in the mornings``). A value that is a
+placeholder (``TBD``, ``n/a``) gives nothing; a person and an unknown word (``Ines:
+Madrid``, ``Tom -> Gdańsk``) is left alone, as it may be a place, an employer or neither.
+A state in the present with ``this month`` and no word of change (``Ines is living in
+Madrid this month``) holds for the month; a weekday may be written short and capitalised
+(``since Mon``); ``from April`` looks ahead; a guess said as a question after a hedging
+label (``agent's read (not her words): Maren prefers Rust?``) is a hedged claim.
+
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
 organisations are the capitalised words after a cue, so a lower-case or unusual name is
@@ -459,7 +472,8 @@ _HEDGE = re.compile(
     r"|unconfirmed|unverified|not\s+(?:yet\s+)?(?:confirmed|verified|decided)|undecided"
     r"|(?:to\s+be|needs?\s+to\s+be)\s+(?:confirmed|verified|checked)|tb[cd]|pending"
     r"|worth\s+(?:checking|confirming|asking)|(?:idea|option|sketch(?:ed)?)(?=\s*[:(])"
-    r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off)\b",
+    r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off|not\s+(?:her|his|their|my|the\s+user's)\s+words"
+    r"|(?:agent'?s|our)\s+(?:read|reading|take|impression))\b",
     re.I,
 )
 _HOSTILE = re.compile(
@@ -582,7 +596,7 @@ _UNTIL_CUE = re.compile(
     r"|lift(?:s|ed|ing)?|expir(?:e|es|ed|ing)|conclud(?:e|es|ed|ing)|wraps?\s+up"
     r"|(?:is|are|will\s+be)\s+over"
     r"|is\s+back|be\s+back|'s\s+back|back\s+(?:at\s+work\s+|in\s+the\s+office\s+)?on"
-    r"|(?:back|returns?|returning)\s+from)\b"
+    r"|(?:back|returns?|returning)\s+from|(?:(?<=[,;:(]\s)|(?<=[,;:(]))back(?=[\s,:]*$))\b"
     r"(?:[\s,:(—–-]+[\w']+){0,4}[\s,:(—–-]*$",
     re.I,
 )
@@ -608,11 +622,30 @@ _PERFECT = re.compile(
 )
 
 
+#: A state said in the present ("is hosted on", "is living in", "'s on"): with "this month"
+#: and no word of change, it holds for the month ("Ines is living in Madrid this month").
+_STATE_NOW = re.compile(
+    r"(?:\b(?:is|are|am)|'s|'re|'m)\s+(?:(?:still|currently|being)\s+)?"
+    r"(?:living|based|staying|hosted|running|deployed|served|on|in|at)\b",
+    re.I,
+)
+_CHANGE_WORD = re.compile(
+    r"\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|start(?:s|ed|ing)?|since|from|beg[ia]n\w*"
+    r"|chang\w+|migrat\w+|bec[oa]me\w*|join\w*|new|now|as\s+of|effective|relocat\w+)\b",
+    re.I,
+)
+
+
 def _bounded_period(clause: str) -> bool:
-    """Whether a "this month" in ``clause`` bounds the claim at both ends (``still``...)."""
+    """Whether a "this month" in ``clause`` bounds the claim at both ends: ``still``...,
+    a note's ``(this month)``, or a state in the present with no word of change."""
+    if re.search(
+        r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)\s*\)", clause, re.I
+    ):
+        return True
     cues = {m.group(0).lower() for m in _STILL.finditer(clause)}
     if not cues:
-        return False
+        return bool(_STATE_NOW.search(clause)) and not _CHANGE_WORD.search(clause)
     return cues != {"all"} or not _PERFECT.search(clause)
 
 
@@ -714,7 +747,7 @@ _PREFER_CONSUME = re.compile(
     r"|always|usually|has|have|having|takes?|go(?:es)?\s+for|went\s+for|going\s+for"
     r"|reach(?:es|ed)?\s+for|grab(?:s|bed|bing)?|orders?|ordered|in\s+(?:my|her|his|their)\s+life"
     r"|fuel(?:led|ed)?\s+by|powered\s+by|over|starts?\s+(?:the|my|her|his)\s+day\s+with"
-    r"|person|drinker|lover|fiend|addict)\b",
+    r"|person|drinker|lover|fiend|addict|likes?|liked|enjoys?|enjoyed)\b",
     re.I,
 )
 
@@ -1798,6 +1831,13 @@ _ASSIGN = re.compile(
 )
 
 
+def _unassign(text: str) -> str:
+    """An assignment note line, at the start or after a label, written with a colon."""
+    text = _ASSIGN.sub(r"\1: ", text)
+    label = _label_end(text)
+    return text[:label] + _ASSIGN.sub(r"\1: ", text[label:]) if label else text
+
+
 def _value_last(text: str) -> str:
     """A note line with the value last rewritten value-first (see :data:`_VALUE_LAST`)."""
     m = _VALUE_LAST.match(text)
@@ -1807,6 +1847,195 @@ def _value_last(text: str) -> str:
     ):
         return text  # "Home base for Ines: Madrid" is about whom, not when
     return f"{m['head'].strip()}: {m['value']}, {m['mid'].strip()}{m['end']}"
+
+
+# --------------------------------------------------------------------------- note lines
+
+#: The kinds a note's attribute may name, short forms included ("lang", "bev").
+_NOTE_KINDS = {
+    "drink": "drink",
+    "drinks": "drink",
+    "beverage": "drink",
+    "bev": "drink",
+    "lang": "language",
+    "language": "language",
+    "programming language": "language",
+    "editor": "editor",
+    "shell": "shell",
+    "vpn": "vpn",
+    "browser": "browser",
+    "terminal": "terminal",
+    "os": "os",
+    "food": "food",
+}
+_NOTE_KIND = "|".join(sorted((re.escape(k) for k in _NOTE_KINDS), key=len, reverse=True))
+#: A note's attribute, by the predicate it gives: "drink pref", "fav lang", "Location",
+#: "home city", "role", "employer".
+_NOTE_ATTRS: tuple[tuple[str, str], ...] = (
+    (
+        "prefers",
+        rf"(?:(?P<k1>{_NOTE_KIND})\s+)?(?:pref(?:erence|erred)?s?|fav(?:ou?rites?|s)?|favorites?)"
+        rf"(?:\s+(?P<k2>{_NOTE_KIND}))?",
+    ),
+    (
+        "lives_in",
+        r"(?:new\s+)?(?:location|home(?:\s+(?:city|town|base))?|hometown|city|based(?:\s+in)?"
+        r"|residence|lives?(?:\s+in)?)",
+    ),
+    ("role", r"(?:new\s+)?(?:role|(?:job\s+)?title|position)"),
+    ("works_at", r"(?:new\s+)?(?:employer|company|org|organi[sz]ation|workplace)"),
+    ("uses", rf"(?:(?:new|current|main|daily)\s+)?(?P<k3>{_NOTE_KIND})"),
+)
+_NOTE_SEP = r"\s*(?:\([^)]*\))?\s*(?:[:=]|->|→|\s[—–-])\s*"
+
+
+def _note_kind(m: re.Match[str]) -> str | None:
+    """The kind a note attribute's match names (``drink pref``, ``fav lang``, ``editor``)."""
+    said = next((g for g in (m.groupdict().get(k) for k in ("k1", "k2", "k3")) if g), "")
+    return _NOTE_KINDS.get(" ".join(said.lower().split()))
+
+
+def _note_subject(tx: _Text, head: tuple[int, int]) -> tuple[str, str] | None:
+    """Who a note line's head names: ("I", "my") for none or "my", else a known person's
+    or project's name as written and its possessive."""
+    a, b = head
+    words = tx.text[a:b].strip()
+    if not words or words.lower() == "my":
+        return "I", "my"
+    hit = next((h for h in tx.names if h.start == a and h.end >= b - 3), None)
+    if hit is None or hit.kind not in ("person", "project"):
+        return None
+    name = tx.text[hit.start : hit.end]
+    return name, f"{name}'s"
+
+
+def _as_sentence(predicate: str, who: tuple[str, str], kind: str | None, value: str) -> str:
+    """The sentence a note line stands for."""
+    subject, possessive = who
+    s = "" if subject == "I" else "s"
+    if predicate == "prefers":
+        return (
+            f"{possessive} favourite {kind} is {value}" if kind else f"{subject} prefer{s} {value}"
+        )
+    if predicate == "lives_in":
+        return f"{subject} live{s} in {value}"
+    if predicate == "role":
+        return f"{possessive} role is {value}"
+    if predicate == "uses":
+        return f"{possessive} {'favourite ' if kind in _TASTES else ''}{kind} is {value}"
+    return f"{subject} work{s} at {value}"
+
+
+def _note_line(text: str, names: NameBook) -> str:
+    """A note line written as the sentence it stands for, else ``text`` unchanged.
+
+    Two shapes, after an optional ``Label:`` that is kept (``agent guess (unconfirmed):``):
+    an attribute and its value, ``[<who>] <attribute> [(<aside>)]: <value>[, <rest>]``
+    (``drink pref: coffee``, ``fav lang: Python``, ``T. Wierzbicki role: Platform Lead,
+    since Mon``, ``Location: Madrid (Inês Duarte)``); and a person, a separator and what
+    they are, ``<person> <|, -, ->, :> <value>``, the value's kind deciding the predicate: a
+    known organisation (works at; joins after an arrow), a title (is; becomes after an
+    arrow), a drink or tool (prefers, uses), or an attribute and value (``I. Duarte - new
+    home city Porto, from 2026-04-01``)."""
+    tx = _scan(text, names)
+    for label in dict.fromkeys((0, tx.label_end)):  # the head may be the label: "fav lang: X"
+        said = _attribute_line(tx, label)
+        if said is not None:
+            return said
+    for label in dict.fromkeys((0, tx.label_end)):  # "Priya: tea", "Update: Priya - tea"
+        said = _person_line(tx, label)
+        if said is not None:
+            return said
+    return text
+
+
+def _attribute_line(tx: _Text, label: int) -> str | None:
+    """``[<who>] <attribute> [(<aside>)]: <value>[, <rest>]`` as a sentence, after
+    ``text[:label]`` (kept), or None."""
+    text = tx.text
+    body = text[label:]
+    for predicate, attr in _NOTE_ATTRS:
+        m = re.match(
+            rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr}){_NOTE_SEP}(?P<value>[^,;()]+?)"
+            r"(?P<rest>\s*(?:[,;(].*)?)$",
+            body,
+            re.I,
+        )
+        if not m:
+            continue
+        head = (label + m.start("head"), label + m.end("head"))
+        who = _note_subject(tx, head)
+        rest = m["rest"]
+        inside = re.search(r"\(([^)]*)\)", rest)
+        if who == ("I", "my") and inside:  # "Location: Madrid (Inês Duarte)"
+            named = next(
+                (
+                    h
+                    for h in tx.names
+                    if h.kind == "person" and label + m.start("rest") + inside.start(1) == h.start
+                ),
+                None,
+            )
+            if named and h_len(named) == len(inside[1].strip()):
+                who = (text[named.start : named.end], f"{text[named.start : named.end]}'s")
+                rest = rest[: inside.start()] + rest[inside.end() :]
+        if who is None or re.fullmatch(
+            r"(?:tb[acd]|n/?a|none|unknown|not\s+sure|\?+|-+|same)\.?", m["value"].strip(), re.I
+        ):
+            continue
+        aside = re.search(r"\([^)]*\)", text[label + m.end("attr") : label + m.start("value")])
+        kind = _note_kind(m)
+        said = _as_sentence(predicate, who, kind, m["value"].strip())
+        tail = f"{rest}{' ' + aside.group(0) if aside else ''}"
+        return f"{text[:label]}{said}{tail}"
+    return None
+
+
+def _person_line(tx: _Text, label: int) -> str | None:
+    """``<person> <|, -, ->, :> <value>`` as a sentence (see :func:`_note_line`), or None.
+    ``me``/``I`` is the writer."""
+    text = tx.text
+    person = next((h for h in tx.names if h.kind == "person" and h.start == label), None)
+    me = re.match(r"(?:me|I|myself)\b", text[label:])
+    if person is None and me is None:
+        return None
+    end = person.end if person is not None else label + me.end()  # type: ignore[union-attr]
+    sep = re.match(r"\s*(?P<sep>\||->|→|–|—|-|:)\s*", text[end:])
+    if sep is None:
+        return None
+    at = end + sep.end()
+    rest = text[at:]
+    who = (text[label:end], f"{text[label:end]}'s") if person is not None else ("I", "my")
+    arrow = sep["sep"] in ("->", "→")
+    org = next((h for h in tx.names if h.kind == "organisation" and h.start == at), None)
+    if org is not None:
+        verb = (
+            ("join" if arrow else "work at")
+            if who[0] == "I"
+            else ("joins" if arrow else "works at")
+        )
+        return f"{text[:label]}{who[0]} {verb} {rest}"
+    for predicate, attr in _NOTE_ATTRS:
+        m = re.match(
+            rf"(?P<attr>{attr})\s*:?\s+(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$", rest, re.I
+        )
+        if m:
+            kind = _note_kind(m)
+            said = _as_sentence(predicate, who, kind, m["value"].strip())
+            return f"{text[:label]}{said}{m['rest']}"
+    tool = next((h for h in tx.tools if h.start == at), None)
+    if tool is not None:
+        verb = "prefer" if tool.category in _TASTES else "use"
+        return f"{text[:label]}{who[0]} {verb if who[0] == 'I' else verb + 's'} {rest}"
+    projects = [h for h in tx.names if h.kind == "project"]
+    if _title_at(text, at, strong=True, projects=projects):
+        verb = ("become" if arrow else "am") if who[0] == "I" else ("becomes" if arrow else "is")
+        return f"{text[:label]}{who[0]} {verb} {rest}"
+    return None
+
+
+def h_len(hit: _Hit) -> int:
+    return hit.end - hit.start
 
 
 def _elliptical(text: str, label_end: int) -> bool:
@@ -2064,7 +2293,12 @@ def _read(tx: _Text, speaker: str | None, *, proposal: bool) -> tuple[_Finding, 
 def _refuse(text: str) -> bool:
     if _HOSTILE.search(text) or _CODE.search(text):
         return True
-    return bool(text.rstrip().endswith("?") and not _PROPOSAL.match(text[_label_end(text) :]))
+    if not text.rstrip().endswith("?"):
+        return False
+    # a proposal, or a guess said as a question ("agent's read: Maren prefers Rust?"), is
+    # read as a hedged claim; any other question asks
+    label = text[: _label_end(text)]
+    return not (_PROPOSAL.match(text[len(label) :]) or _HEDGE.search(label))
 
 
 #: A question that proposes (``should LF run on X?``, ``why not move to X?``), read as a
@@ -2093,7 +2327,7 @@ def _normalise(text: str) -> str:
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
     text = _OPENER.sub("", text)
-    text = _ASSIGN.sub(r"\1: ", text)
+    text = _unassign(text)
     text = re.sub(r"(?<=\w) > (?=\w)", " over ", text)  # "coffee > any other drink"
     return re.sub(
         r"\b(Sr|Jr|Snr|Jnr)\.?(?= [A-Z])",
@@ -2122,9 +2356,9 @@ def extract(
         injected instruction).
     """
     raw = " ".join(text.split())
-    if not raw or _refuse(_ASSIGN.sub(r"\1: ", raw)):
+    if not raw or _refuse(_unassign(raw)):
         return []
-    clean = _value_last(_normalise(raw))
+    clean = _note_line(_value_last(_normalise(raw)), names)
     tx = _scan(clean, names)
     read = _read(tx, speaker, proposal=raw.rstrip().endswith("?"))
     if read is None:

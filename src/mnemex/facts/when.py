@@ -139,6 +139,13 @@ _P_WEEKDAY = re.compile(
     r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.I,
 )
+#: A weekday written short in a note, capitalised (``since Mon``, ``last Fri``): never a
+#: word (``sun``, ``sat``, ``wed`` in lower case are words), never before a day's number.
+_P_WEEKDAY_SHORT = re.compile(
+    r"\b(?:(?P<which>last|next|this|coming)\s+)?"
+    r"(?P<wd>Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?!\s*\d)"
+)
+_WEEKDAY_SHORT = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _P_NEW_YEAR = re.compile(r"\bNew\s+Year(?:'s)?(?:\s+Day)?\b", re.I)
 _P_BARE_MONTH = re.compile(
     rf"\b(?:(?P<which>this|last|next|coming)\s+)?(?P<mon>{_MONTH_FULL})\b",
@@ -418,11 +425,13 @@ def _read_absolute(text: str, d: dt.date, future: bool) -> list[TimeMention]:
 
 
 def _ahead(text: str, start: int) -> bool:
-    """Whether the month at ``start`` ends a period that is still on: ``is on holiday
-    until the end of April``, ``stays on Heroku until June`` (no past word in the
-    sentence)."""
+    """Whether the month at ``start`` ends a period that is still on, or starts one ahead:
+    ``is on holiday until the end of April``, ``stays on Heroku until June``, ``Staff
+    Engineer from April`` (no past word in the sentence: "since April" looks back)."""
     return bool(
-        re.search(r"\b(?:until|till|til|through|thru)\s+$", text[:start], re.I)
+        re.search(
+            r"\b(?:until|till|til|through|thru|from|starting|effective)\s+$", text[:start], re.I
+        )
     ) and not _PAST_MARKER.search(text)
 
 
@@ -499,8 +508,10 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             hit = _year(m.group(0), m, d.year + n, rel=True)
         if hit:
             out.append(hit)
-    for m in _P_WEEKDAY.finditer(text):
-        target = WEEKDAYS[m["wd"].lower()]
+    weekdays = [*_P_WEEKDAY.finditer(text), *_P_WEEKDAY_SHORT.finditer(text)]
+    for m in weekdays:
+        name = m["wd"].lower()
+        target = WEEKDAYS.get(name, _WEEKDAY_SHORT.get(name[:3], 0))
         which = (m["which"] or "").lower()
         back = (d.weekday() - target) % 7  # days since the latest such weekday (0: today)
         if which == "last":

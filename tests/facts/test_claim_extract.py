@@ -1148,6 +1148,29 @@ GENERALISED_4 = [
 ]
 
 
+# The fifth held-out set (``h5``), spent: what the fifth reader misread.
+SPENT_HELD_OUT_5 = [
+    "2026-02-16 M: Remember that Tomasz started his new job at Kestrel Systems this past"
+    " Monday. => Tomasz Wierzbicki | works_at | - | Kestrel Systems | 2026-02-09 | - | - | -",
+    "2025-09-15 -: Keelhaul | IaC tool | Terraform => Keelhaul | project_attribute | iac_tool"
+    " | Terraform | - | - | - | -",
+    "2025-10-15 M: Priya works @ Tidewater => Priya Raman | works_at | - | Tidewater Labs | -"
+    " | - | - | -",
+    "2026-01-05 M: Priya on leave from next wk, back 2026-03-01 => Priya Raman | status | - |"
+    " on_leave | 2026-01-12 | 2026-03-01 | - | P",
+    "2026-02-16 M: Tom = Platform Lead since Mon (this week) => Tomasz Wierzbicki | role | - |"
+    " Platform Lead | 2026-02-16 | - | - | -",
+    "2026-02-20 -: LF hosting this month: Heroku => Lanternfish | project_attribute | hosting"
+    " | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-04-20 -: Ines: in Madrid for this month => Ines Duarte | lives_in | - | Madrid |"
+    " 2026-04-01 | 2026-05-01 | - | -",
+    "2026-05-04 M: me: back on coffee since last wk => Maren Okafor | prefers | drink | coffee"
+    " | 2026-04-27 | - | - | -",
+    "2026-08-20 -: agent read, not her words: M prefers Rust? => Maren Okafor | prefers |"
+    " language | Rust | - | - | - | H",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1233,6 +1256,9 @@ NOTHING = [
     ("M", "Location: TBD"),
     ("M", "Tom -> the airport"),
     ("M", "the sun is out, Sat at last"),
+    ("M", "A new hire starts Monday."),
+    ("M", "Name | Role"),
+    ("M", "x = Foo"),
 ]
 
 
@@ -1273,6 +1299,11 @@ def test_fourth_spent_held_out_phrasings(line: str) -> None:
 
 @pytest.mark.parametrize("line", GENERALISED_4, ids=[line[14:70] for line in GENERALISED_4])
 def test_note_and_person_lines(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_5, ids=[line[14:70] for line in SPENT_HELD_OUT_5])
+def test_fifth_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
 
 

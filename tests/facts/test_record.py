@@ -230,3 +230,20 @@ def test_undo_restores_a_hand_written_fact_file_never_committed_with_its_mode(
     undo(brain.vault, plan_id=plan["plan_id"])
     assert path.read_text(encoding="utf-8") == hand
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_tables_rows_are_read_as_note_lines_and_its_header_gives_nothing(
+    brain: Brain,
+) -> None:
+    from mnemex.facts.record import claims_from_text
+
+    body = (
+        "| Person | Employer |\n|---|---|\n| Tom | Tidewater Labs |\n\n"
+        "```\n| Tom | Kestrel |\n```\n"
+    )
+    claims, _ = claims_from_text(
+        body, evidence_date=dt.date(2026, 3, 2), book=name_book(brain), speaker=None
+    )
+    assert [(c.subject, c.predicate, c.value) for c in claims] == [
+        ("Tomasz Wierzbicki", "works_at", "Tidewater Labs")
+    ]

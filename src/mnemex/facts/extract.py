@@ -80,7 +80,10 @@ Madrid``, ``Tom -> Gdańsk``) is left alone, as it may be a place, an employer o
 A state in the present with ``this month`` and no word of change (``Ines is living in
 Madrid this month``) holds for the month; a weekday may be written short and capitalised
 (``since Mon``); ``from April`` looks ahead; a guess said as a question after a hedging
-label (``agent's read (not her words): Maren prefers Rust?``) is a hedged claim.
+label (``agent's read (not her words): Maren prefers Rust?``) is a hedged claim. A table's
+row comes as its cells (``Keelhaul | IaC tool | Terraform``: a name, an attribute, a value);
+``@`` between words is ``at``; ``wk``, ``yr``, ``mth`` are written out; a lone capital
+before a verb (``M prefers``) is the one person whose name it begins (never ``I`` or ``A``).
 
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
@@ -473,7 +476,7 @@ _HEDGE = re.compile(
     r"|(?:to\s+be|needs?\s+to\s+be)\s+(?:confirmed|verified|checked)|tb[cd]|pending"
     r"|worth\s+(?:checking|confirming|asking)|(?:idea|option|sketch(?:ed)?)(?=\s*[:(])"
     r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off|not\s+(?:her|his|their|my|the\s+user's)\s+words"
-    r"|(?:agent'?s|our)\s+(?:read|reading|take|impression))\b",
+    r"|(?:agent'?s?|our)\s+(?:read|reading|take|impression))\b",
     re.I,
 )
 _HOSTILE = re.compile(
@@ -640,7 +643,10 @@ def _bounded_period(clause: str) -> bool:
     """Whether a "this month" in ``clause`` bounds the claim at both ends: ``still``...,
     a note's ``(this month)``, or a state in the present with no word of change."""
     if re.search(
-        r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)\s*\)", clause, re.I
+        r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)\s*\)"
+        r"|(?:this|the\s+current)\s+(?:week|month|year)\s*:",  # "LF hosting this month: X"
+        clause,
+        re.I,
     ):
         return True
     cues = {m.group(0).lower() for m in _STILL.finditer(clause)}
@@ -840,6 +846,8 @@ _WORK_CUE = re.compile(
     r"\b(?:works?\s+(?:at|for)|worked\s+(?:at|for)|working\s+(?:at|for)|been\s+(?:with|at)"
     r"|employed\s+(?:by|at)|employer\s*(?::|(?:is|was|will\s+be|has\s+been)(?:\s+now)?)"
     r"|(?:joins|joined|joining|join|rejoins|rejoined)|start(?:s|ed|ing)?\s+(?:at|with|work\s+at)"
+    r"|start(?:s|ed|ing)?\s+(?:(?:her|his|their|my|a|the)\s+)?(?:new\s+)?(?:job|role|position|work)"
+    r"\s+(?:at|with)"
     r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
     r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the"
     r"|(?:is|'s)\s+(?:now\s+|still\s+|also\s+)?at"
@@ -1044,13 +1052,13 @@ def _initials(names: NameBook) -> dict[str, str]:
             if entry.kind == "person" and entry.canonical[:1].isalpha():
                 people.setdefault(entry.canonical[0].upper(), set()).add(entry.canonical)
         cached = names.derived["initials"] = {
-            k: next(iter(v)) for k, v in people.items() if len(v) == 1 and k != "I"
+            k: next(iter(v)) for k, v in people.items() if len(v) == 1 and k not in ("I", "A")
         }
     return cached  # type: ignore[return-value]
 
 
 #: A lone initial standing for a person, a word or a possessive after it: "P. is out".
-_INITIAL = re.compile(r"(?<![\w.])([A-Z])\.(?=\s+[a-z]|'s\b)")
+_INITIAL = re.compile(r"(?<![\w.])([A-Z])(?:\.(?=\s+[a-z]|'s\b)|(?=\s+[a-z]+s\b))")
 
 
 def _initial_hits(text: str, names: NameBook, taken: list[_Hit]) -> list[_Hit]:
@@ -1831,9 +1839,13 @@ _ASSIGN = re.compile(
 )
 
 
+#: A name set to a capitalised value: "Tom = Platform Lead since Mon".
+_NAME_ASSIGN = re.compile(r"^([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)\s+=\s+(?=[A-Z])")
+
+
 def _unassign(text: str) -> str:
     """An assignment note line, at the start or after a label, written with a colon."""
-    text = _ASSIGN.sub(r"\1: ", text)
+    text = _NAME_ASSIGN.sub(r"\1: ", _ASSIGN.sub(r"\1: ", text))
     label = _label_end(text)
     return text[:label] + _ASSIGN.sub(r"\1: ", text[label:]) if label else text
 
@@ -1846,7 +1858,10 @@ def _value_last(text: str) -> str:
         or re.search(r"\b(?:now|currently|these\s+days|today)\b", m["mid"], re.I)
     ):
         return text  # "Home base for Ines: Madrid" is about whom, not when
-    return f"{m['head'].strip()}: {m['value']}, {m['mid'].strip()}{m['end']}"
+    mid = m["mid"].strip()
+    if re.fullmatch(r"(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)", mid, re.I):
+        mid = f"({mid})"  # "LF hosting this month: Heroku" holds for the month
+    return f"{m['head'].strip()}: {m['value']}, {mid}{m['end']}"
 
 
 # --------------------------------------------------------------------------- note lines
@@ -1887,6 +1902,19 @@ _NOTE_ATTRS: tuple[tuple[str, str], ...] = (
     ("uses", rf"(?:(?:new|current|main|daily)\s+)?(?P<k3>{_NOTE_KIND})"),
 )
 _NOTE_SEP = r"\s*(?:\([^)]*\))?\s*(?:[:=]|->|→|\s[—–-])\s*"
+
+
+def _is_attribute(words: str) -> bool:
+    """Whether ``words`` name an attribute (``IaC tool``, ``hosting``, ``home city``, ``role``)."""
+    words = words.strip()
+    if len(words.split()) > 4:
+        return False
+    return bool(
+        re.fullmatch(_NOTE_ATTRIBUTE, words, re.I)
+        or re.fullmatch(_KEY_NAMES, words, re.I)
+        or any(re.fullmatch(attr, words, re.I) for _, attr in _NOTE_ATTRS)
+        or any(pattern.search(words) for pattern, _ in _KEY_WORDS)
+    )
 
 
 def _note_kind(m: re.Match[str]) -> str | None:
@@ -1937,6 +1965,9 @@ def _note_line(text: str, names: NameBook) -> str:
     known organisation (works at; joins after an arrow), a title (is; becomes after an
     arrow), a drink or tool (prefers, uses), or an attribute and value (``I. Duarte - new
     home city Porto, from 2026-04-01``)."""
+    row = re.fullmatch(r"(?P<name>[^|]+?)\s*\|\s*(?P<attr>[^|]+?)\s*\|\s*(?P<value>[^|]+?)", text)
+    if row and _is_attribute(row["attr"]):  # a table's row: "Keelhaul | IaC tool | Terraform"
+        text = f"{row['name']} {row['attr']}: {row['value']}"
     tx = _scan(text, names)
     for label in dict.fromkeys((0, tx.label_end)):  # the head may be the label: "fav lang: X"
         said = _attribute_line(tx, label)
@@ -2023,6 +2054,10 @@ def _person_line(tx: _Text, label: int) -> str | None:
             kind = _note_kind(m)
             said = _as_sentence(predicate, who, kind, m["value"].strip())
             return f"{text[:label]}{said}{m['rest']}"
+    if re.match(r"(?:(?:now|still|currently)\s+)?(?:in|based\s+in|living\s+in)\s+[A-Z]", rest):
+        verb = "live" if who[0] == "I" else "lives"  # "Ines: in Madrid for this month"
+        place = re.sub(r"^.*?\bin\s+", "in ", rest, count=1)
+        return f"{text[:label]}{who[0]} {verb} {place}"
     tool = next((h for h in tx.tools if h.start == at), None)
     if tool is not None:
         verb = "prefer" if tool.category in _TASTES else "use"
@@ -2327,6 +2362,13 @@ def _normalise(text: str) -> str:
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
     text = _OPENER.sub("", text)
+    text = re.sub(r"(?<=\w) @ (?=[A-Z])", " at ", text)  # "works @ Tidewater"
+    text = re.sub(
+        r"\b(wk|yr|mth)(s?)\b",
+        lambda m: {"wk": "week", "yr": "year", "mth": "month"}[m.group(1).lower()] + m.group(2),
+        text,
+        flags=re.I,
+    )
     text = _unassign(text)
     text = re.sub(r"(?<=\w) > (?=\w)", " over ", text)  # "coffee > any other drink"
     return re.sub(

@@ -361,8 +361,9 @@ def record_claims(
 
 
 def _sentences(text: str) -> list[list[str]]:
-    """Prose of a note body, as paragraphs of sentences: headings, code, tables and
-    comments left out; a list item is a paragraph of its own."""
+    """Prose of a note body, as paragraphs of sentences: headings, code and comments left
+    out; a list item is a paragraph of its own, and so is a table's row (its cells joined
+    by `` | ``, which the reader takes as a note line: ``Keelhaul | IaC tool | Terraform``)."""
     out: list[list[str]] = []
     in_code = False
     for raw in text.splitlines():
@@ -370,7 +371,13 @@ def _sentences(text: str) -> list[list[str]]:
         if line.startswith("```") or line.startswith("~~~"):
             in_code = not in_code
             continue
-        if in_code or not line or line.startswith(("#", "|", "%%", "<!--")):
+        if in_code or not line or line.startswith(("#", "%%", "<!--")):
+            continue
+        if line.startswith("|"):  # a table's row is read as its cells, "A | B | C"
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c) or len(cells) < 2:
+                continue  # the rule under a header, or one cell
+            out.append([" | ".join(cells)])
             continue
         line = re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", line)
         line = re.sub(r"^\*\*[^*]+:\*\*\s*", "", line)

@@ -135,14 +135,14 @@ _P_DAYWORD = re.compile(
     re.I,
 )
 _P_WEEKDAY = re.compile(
-    r"\b(?:(?P<which>last|next|this|coming)\s+)?"
+    r"\b(?:(?P<which>last|next|this\s+past|past|this|coming)\s+)?"
     r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.I,
 )
 #: A weekday written short in a note, capitalised (``since Mon``, ``last Fri``): never a
 #: word (``sun``, ``sat``, ``wed`` in lower case are words), never before a day's number.
 _P_WEEKDAY_SHORT = re.compile(
-    r"\b(?:(?P<which>last|next|this|coming)\s+)?"
+    r"\b(?:(?P<which>last|next|this\s+past|past|this|coming)\s+)?"
     r"(?P<wd>Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?!\s*\d)"
 )
 _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -512,7 +512,9 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
     for m in weekdays:
         name = m["wd"].lower()
         target = WEEKDAYS.get(name, _WEEKDAY_SHORT.get(name[:3], 0))
-        which = (m["which"] or "").lower()
+        which = " ".join((m["which"] or "").lower().split())
+        if which in ("this past", "past"):
+            which = "last"  # "this past Monday"
         back = (d.weekday() - target) % 7  # days since the latest such weekday (0: today)
         if which == "last":
             day = d - dt.timedelta(days=back or 7)

@@ -1171,6 +1171,39 @@ SPENT_HELD_OUT_5 = [
 ]
 
 
+# The sixth held-out set (``h6``), spent: what the sixth reader misread.
+SPENT_HELD_OUT_6 = [
+    "2025-09-15 -: While we were debugging the release pipeline, Maren explained that"
+    " Lanternfish is deployed on Heroku. => Lanternfish | project_attribute | hosting | Heroku"
+    " | - | - | - | -",
+    "2026-01-05 M: Remember that Priya goes on leave a week from today and will be away until"
+    " the end of February. => Priya Raman | status | - | on_leave | 2026-01-12 | 2026-03-01 |"
+    " - | P",
+    "2026-05-06 M: Remember that I'm back on coffee, and have been since Monday last week. =>"
+    " Maren Okafor | prefers | drink | coffee | 2026-04-27 | - | - | -",
+    "2025-09-10 M: remember pls: I'm a Senior SWE => Maren Okafor | role | - | Senior Software"
+    " Engineer | - | - | - | -",
+    "2026-01-05 M: Priya OOO from next Mon, back 1 Mar, pls note => Priya Raman | status | - |"
+    " on_leave | 2026-01-12 | 2026-03-01 | - | P",
+    "2026-01-05 M: tea now, not coffee (since Jan 1 2026) => Maren Okafor | prefers | drink |"
+    " tea | 2026-01-01 | - | - | -",
+    "2026-02-18 M: fyi Tom = Platform Lead as of Mon this wk => Tomasz Wierzbicki | role | - |"
+    " Platform Lead | 2026-02-16 | - | - | -",
+    "2026-02-25 -: agent guess (unconfirmed, she never said so): Maren likes Rust best? =>"
+    " Maren Okafor | prefers | language | Rust | - | - | - | H",
+    "2026-03-10 -: Promotion: M. Okafor to Staff Engineer, eff. next month => Maren Okafor |"
+    " role | - | Staff Engineer | 2026-04-01 | - | - | P",
+    "2026-03-25 -: Relocations: I. Duarte, Porto, from 2026-04-01 => Ines Duarte | lives_in |"
+    " - | Porto | 2026-04-01 | - | - | P",
+    "2026-04-20 -: - Ines lives in Madrid this month (entire month) => Ines Duarte | lives_in"
+    " | - | Madrid | 2026-04-01 | 2026-05-01 | - | -",
+    "2026-05-10 M: Priya = tea in the mornings, remember that => Priya Raman | prefers | drink"
+    " | tea | - | - | in the morning | -",
+    "2026-08-01 -: Role change: I. Duarte, Keelhaul Tech Lead, eff. 2026-09-01 => Ines Duarte"
+    " | role | - | Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1259,6 +1292,9 @@ NOTHING = [
     ("M", "A new hire starts Monday."),
     ("M", "Name | Role"),
     ("M", "x = Foo"),
+    ("M", "Heroku now hosts the docs"),
+    ("M", "Postgres again, sigh"),
+    ("M", "Relocations: see the spreadsheet"),
 ]
 
 
@@ -1304,6 +1340,11 @@ def test_note_and_person_lines(line: str) -> None:
 
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_5, ids=[line[14:70] for line in SPENT_HELD_OUT_5])
 def test_fifth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_6, ids=[line[14:70] for line in SPENT_HELD_OUT_6])
+def test_sixth_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
 
 

@@ -84,6 +84,12 @@ label (``agent's read (not her words): Maren prefers Rust?``) is a hedged claim.
 row comes as its cells (``Keelhaul | IaC tool | Terraform``: a name, an attribute, a value);
 ``@`` between words is ``at``; ``wk``, ``yr``, ``mth`` are written out; a lone capital
 before a verb (``M prefers``) is the one person whose name it begins (never ``I`` or ``A``).
+A list item's bullet, a chat closer (``pls note``, ``save that``), ``SWE`` and ``eff.`` are
+undone; ``OOO`` is a leave; a heading label names what its line states (``Relocations: I.
+Duarte, Porto, from ...``, ``Promotion: M. Okafor to Staff Engineer``); a person's tool or
+taste opening a fragment (``tea now, not coffee``) is the writer's; a ``while`` clause in
+the past (``While we were debugging ..., Maren explained ...``) tells when it was said and
+is no condition.
 
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
@@ -649,6 +655,8 @@ def _bounded_period(clause: str) -> bool:
         re.I,
     ):
         return True
+    if re.search(r"\b(?:the\s+)?(?:entire|whole|full)\s+(?:week|month|year)\b", clause, re.I):
+        return True  # "this month (entire month)"
     cues = {m.group(0).lower() for m in _STILL.finditer(clause)}
     if not cues:
         return bool(_STATE_NOW.search(clause)) and not _CHANGE_WORD.search(clause)
@@ -1115,8 +1123,8 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
 def _label_end(text: str) -> int:
     """End of a leading ``Label:`` (``My read:``, ``Heads up:``), or 0."""
-    m = re.match(r"^\s*([^:;.]{1,40}):\s", text)
-    if m and len(m.group(1).split()) <= 5:
+    m = re.match(r"^\s*([^:;.()]{1,40}(?:\([^)]{0,60}\))?[^:;.()]{0,20}):\s", text)
+    if m and len(re.sub(r"\([^)]*\)", " ", m.group(1)).split()) <= 5:
         return m.end()
     return 0
 
@@ -1243,6 +1251,7 @@ def _find_status(tx: _Text) -> _Finding | None:
                 r"\b(?:parental|maternity|paternity|sick|medical|annual|unpaid|long-term|extended|study"
                 r"|compassionate|garden)\s+leave\b|\b(?:on|starts?|starting|started|begins?|began|goes\s+on"
                 r"|going\s+on|went\s+on|takes?|taking|took)\s+(?:(?:her|his|their|my|a|some)\s+)?leave\b"
+                r"|\bOOO\b|\bout\s+of\s+(?:the\s+)?office\b"
                 # "back from leave on 1 March" (dated: the leave ends then)
                 r"|\b(?:back|returns?|returning)\s+from\s+(?:(?:her|his|their|my)\s+)?(?:\w+\s+)?leave\b"
                 r"(?=.*\d)",
@@ -1827,6 +1836,13 @@ _VALUE_LAST = re.compile(
 )
 
 
+#: A chat closer asking to keep it, which says nothing of the statement before it.
+_CLOSER = re.compile(
+    r"[,;.!\s-]+(?:(?:pls|please)\s+)?(?:note(?:\s+(?:that|it))?|remember(?:\s+(?:that|this|it))?"
+    r"|save(?:\s+(?:that|this|it))?|keep\s+(?:that|this|it)|for\s+the\s+record|fyi|pls|please"
+    r"|thx|thanks)[.!\s]*$",
+    re.I,
+)
 #: A note line written as an assignment, its head an attribute (after a name or two):
 #: "role = Sr. Engineer", "LF hosting = Heroku". Read as "role: ...": it is no code.
 _ASSIGN = re.compile(
@@ -1840,7 +1856,7 @@ _ASSIGN = re.compile(
 
 
 #: A name set to a capitalised value: "Tom = Platform Lead since Mon".
-_NAME_ASSIGN = re.compile(r"^([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)\s+=\s+(?=[A-Z])")
+_NAME_ASSIGN = re.compile(r"^([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)\s+=\s+(?=[A-Za-z])")
 
 
 def _unassign(text: str) -> str:
@@ -1977,7 +1993,41 @@ def _note_line(text: str, names: NameBook) -> str:
         said = _person_line(tx, label)
         if said is not None:
             return said
-    return text
+    return _labelled_line(tx) or text
+
+
+#: A heading label that says what the lines under it state: "Relocations:", "Promotion:".
+_LABEL_PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"relocat\w*|moves?|moving|new\s+homes?|address\s+changes?", re.I), "lives_in"),
+    (
+        re.compile(r"promot\w*|role\s+changes?|new\s+roles?|appointments?|title\s+changes?", re.I),
+        "role",
+    ),
+    (re.compile(r"new\s+hires?|hires|joiners|new\s+joiners|welcome", re.I), "works_at"),
+)
+
+
+def _labelled_line(tx: _Text) -> str | None:
+    """``<Label>: <person><, or to> <value>[, <rest>]``, the label naming the predicate:
+    ``Relocations: I. Duarte, Porto, from 2026-04-01``, ``Promotion: M. Okafor to Staff
+    Engineer, eff. next month``; else None."""
+    text, label = tx.text, tx.label_end
+    if not label:
+        return None
+    head = text[:label].strip().rstrip(":").strip()
+    predicate = next((pr for pattern, pr in _LABEL_PREDICATES if pattern.fullmatch(head)), None)
+    person = next((h for h in tx.names if h.kind == "person" and h.start == label), None)
+    if predicate is None or person is None:
+        return None
+    m = re.match(
+        r"\s*(?:,|\bto\b|->|→|[-–—|:])\s*(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$",
+        text[person.end :],
+    )
+    if m is None:
+        return None
+    who = text[person.start : person.end]
+    said = _as_sentence(predicate, (who, f"{who}'s"), None, m["value"].strip())
+    return f"{text[:label]}{said}{m['rest']}"
 
 
 def _attribute_line(tx: _Text, label: int) -> str | None:
@@ -2083,6 +2133,21 @@ def _elliptical(text: str, label_end: int) -> bool:
     """
     if _NOTE_HEAD.match(text) or _NOTE_HEAD.match(text[label_end:]):
         return True
+    rest = text[label_end:].lstrip()
+    tool = _GAZ_RE.match(_fold_keep(rest))
+    known = _GAZ_FOLDED.get(" ".join(tool.group(0).split())) if tool else None
+    if (
+        known is not None  # a person's tool or taste, not a project's host or database
+        and known.category not in set(PROJECT_KEYS.values()) - {"language"}
+        and tool is not None
+        and re.match(  # "tea now, not coffee", "Python all the way", "fish again"
+            r"\s*(?:now|again|these\s+days|nowadays|only|from\s+now\s+on|all\s+the\s+way"
+            r"|for\s+me|,\s*not)\b",
+            rest[tool.end() :],
+            re.I,
+        )
+    ):
+        return True
     first = re.match(r"\s*([A-Za-z]+)", text[label_end:])
     if not first:
         return False
@@ -2148,6 +2213,10 @@ def _condition_text(tx: _Text) -> str | None:
         ),
         None,
     )
+    if m and re.match(
+        r"(?:(?:we|I|she|he|they|you)\s+)?(?:were|was|had)\b", m["rest"].strip(), re.I
+    ):
+        m = None  # "While we were debugging ..., Maren explained ..." tells when it was said
     if m:
         rest = _CONDITION_STRIP.sub("", m["rest"].strip(), count=1).strip()
         rest = re.split(r"\s+(?:I|we|she|he|they|it|you)\s+", rest)[0]
@@ -2361,7 +2430,11 @@ def _normalise(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("`", "")
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
+    text = re.sub(r"^(?:[-*•]|\d+[.)])\s+", "", text)  # a list item's bullet
     text = _OPENER.sub("", text)
+    text = _CLOSER.sub("", text)
+    text = re.sub(r"\bSWEs?\b", lambda m: "Software Engineer" + m.group(0)[3:], text)
+    text = re.sub(r"\beff\.(?=\s)", "effective", text, flags=re.I)
     text = re.sub(r"(?<=\w) @ (?=[A-Z])", " at ", text)  # "works @ Tidewater"
     text = re.sub(
         r"\b(wk|yr|mth)(s?)\b",
@@ -2398,7 +2471,8 @@ def extract(
         injected instruction).
     """
     raw = " ".join(text.split())
-    if not raw or _refuse(_unassign(raw)):
+    # hostile text is refused as written; code, once chat forms are undone ("fyi Tom = X")
+    if not raw or _HOSTILE.search(raw) or _refuse(_unassign(_normalise(raw))):
         return []
     clean = _note_line(_value_last(_normalise(raw)), names)
     tx = _scan(clean, names)

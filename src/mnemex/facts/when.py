@@ -129,6 +129,9 @@ _P_REL_UNIT = re.compile(
 )
 _P_AGO = re.compile(rf"\b{_NUM}\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)
 _P_IN_N = re.compile(rf"\bin\s+{_NUM}\s+(?P<unit>day|week|month|year)s?(?:'?\s*time)?\b", re.I)
+_P_FROM_NOW = re.compile(  # "a week from today", "two days from now"
+    rf"\b{_NUM}\s+(?P<unit>day|week|month|year)s?\s+from\s+(?:today|now)\b", re.I
+)
 _P_DAYWORD = re.compile(
     r"\b(?P<w>the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|today|tonight"
     r"|yesterday|tomorrow)\b",
@@ -144,6 +147,11 @@ _P_WEEKDAY = re.compile(
 _P_WEEKDAY_SHORT = re.compile(
     r"\b(?:(?P<which>last|next|this\s+past|past|this|coming)\s+)?"
     r"(?P<wd>Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?!\s*\d)"
+)
+_P_WEEKDAY_OF_WEEK = re.compile(
+    r"\b(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|Mon|Tues?|Wed|Thu(?:rs?)?"
+    r"|Fri|Sat|Sun)\.?,?\s+(?:of\s+)?(?P<which>this|last|next)\s+week\b",
+    re.I,
 )
 _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _P_NEW_YEAR = re.compile(r"\bNew\s+Year(?:'s)?(?:\s+Day)?\b", re.I)
@@ -494,7 +502,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             hit = _year(m.group(0), m, d.year - n, rel=True)
         if hit:
             out.append(hit)
-    for m in _P_IN_N.finditer(text):
+    for m in [*_P_IN_N.finditer(text), *_P_FROM_NOW.finditer(text)]:
         n = _count(m["n"])
         unit = m["unit"].lower()
         if unit == "day":
@@ -506,6 +514,13 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             hit = _month(m.group(0), m, first.year, first.month, rel=True)
         else:
             hit = _year(m.group(0), m, d.year + n, rel=True)
+        if hit:
+            out.append(hit)
+    for m in _P_WEEKDAY_OF_WEEK.finditer(text):  # "Monday last week", "Mon this week"
+        name = m["wd"].lower()
+        target = WEEKDAYS.get(name, _WEEKDAY_SHORT.get(name[:3], 0))
+        step = {"this": 0, "last": -1, "next": 1}[m["which"].lower()]
+        hit = _day(m.group(0), m, _monday(d) + dt.timedelta(weeks=step, days=target), rel=True)
         if hit:
             out.append(hit)
     weekdays = [*_P_WEEKDAY.finditer(text), *_P_WEEKDAY_SHORT.finditer(text)]

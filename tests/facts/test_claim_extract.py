@@ -1204,6 +1204,40 @@ SPENT_HELD_OUT_6 = [
 ]
 
 
+# The seventh held-out set (``h7``), spent: its informal half was typed in lower case.
+SPENT_HELD_OUT_7 = [
+    "2025-09-10 -: During today's session Maren confirmed that MongoDB is the database behind"
+    " Lanternfish. => Lanternfish | project_attribute | database | MongoDB | - | - | - | -",
+    "2026-02-16 M: Please note that Tomasz has held the Platform Lead role since Monday. =>"
+    " Tomasz Wierzbicki | role | - | Platform Lead | 2026-02-16 | - | - | -",
+    "2026-05-04 M: Whenever I am on the Keelhaul staging cluster, I connect through WireGuard"
+    " as my VPN. => Maren Okafor | uses | vpn | WireGuard | - | - | when on the Keelhaul"
+    " staging cluster | -",
+    "2025-09-03 M: fyi i work at tidewater, been there since apr 1 2022 => Maren Okafor |"
+    " works_at | - | Tidewater Labs | 2022-04-01 | - | - | -",
+    "2025-09-05 M: i live in rotterdam, moved here 1 mar 2019 - pls remember => Maren Okafor |"
+    " lives_in | - | Rotterdam | 2019-03-01 | - | - | -",
+    "2025-10-01 -: team - T. Wierzbicki (Tidewater Labs) => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2025-10-20 -: new joiner: Ines Duarte @ Tidewater, start date 2025-11-03 => Ines Duarte |"
+    " works_at | - | Tidewater Labs | 2025-11-03 | - | - | P",
+    "2025-10-20 -: I. Duarte - home city: madrid => Ines Duarte | lives_in | - | Madrid | - |"
+    " - | - | -",
+    "2026-02-16 M: tom = platform lead since monday, pls remember => Tomasz Wierzbicki | role"
+    " | - | Platform Lead | 2026-02-16 | - | - | -",
+    "2026-02-20 -: LF hosting (this month only): heroku => Lanternfish | project_attribute |"
+    " hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-03-25 -: relocations: I. Duarte -> porto, eff. 2026-04-01 => Ines Duarte | lives_in"
+    " | - | Porto | 2026-04-01 | - | - | P",
+    "2026-04-20 -: ines living in madrid this month => Ines Duarte | lives_in | - | Madrid |"
+    " 2026-04-01 | 2026-05-01 | - | -",
+    "2026-03-10 M: relocating to lisbon come July => Maren Okafor | lives_in | - | Lisbon |"
+    " 2026-07-01 | - | - | P",
+    "2026-07-15 M: moved to lisbon yday! remember that => Maren Okafor | lives_in | - | Lisbon"
+    " | 2026-07-14 | - | - | -",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1295,6 +1329,9 @@ NOTHING = [
     ("M", "Heroku now hosts the docs"),
     ("M", "Postgres again, sigh"),
     ("M", "Relocations: see the spreadsheet"),
+    ("M", "we live in peace"),
+    ("M", "moved to production today"),
+    ("M", "I am on call this week"),
 ]
 
 
@@ -1345,6 +1382,11 @@ def test_fifth_spent_held_out_phrasings(line: str) -> None:
 
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_6, ids=[line[14:70] for line in SPENT_HELD_OUT_6])
 def test_sixth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_7, ids=[line[14:70] for line in SPENT_HELD_OUT_7])
+def test_seventh_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
 
 

@@ -89,7 +89,11 @@ undone; ``OOO`` is a leave; a heading label names what its line states (``Reloca
 Duarte, Porto, from ...``, ``Promotion: M. Okafor to Staff Engineer``); a person's tool or
 taste opening a fragment (``tea now, not coffee``) is the writer's; a ``while`` clause in
 the past (``While we were debugging ..., Maren explained ...``) tells when it was said and
-is no condition.
+is no condition; so does ``today's session`` when nothing changed. Chat typed in lower case
+gets back the capitals the reader needs: ``i``, a month or weekday after its cue, the word
+after a strong home cue (``i live in rotterdam``, ``relocating to lisbon``; not ``in
+peace``, ``to production``); a month with its day is a month however cased (``apr 1
+2022``); ``yday`` and ``come July`` are read.
 
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
@@ -545,7 +549,8 @@ _CONDITION_TIME = (
         re.compile(
             r"\b(?:in\s+the\s+mornings?|mornings|every\s+morning|of\s+a\s+morning|an?\s+morning"
             r"|before\s+(?:noon|lunch|midday|10|11|12)"
-            r"|(?:at|with|for)\s+breakfast|first\s+thing|early\s+in\s+the\s+day|a\.?m\.?(?=\s|$|[.,;]))\b",
+            r"|(?:at|with|for)\s+breakfast|first\s+thing|early\s+in\s+the\s+day|(?<=\d)\s*a\.?m\.?(?=\s|$|[.,;])"
+            r"|a\.m\.(?=\s|$|[,;]))\b",
             re.I,
         ),
         "in the morning",
@@ -610,7 +615,7 @@ _UNTIL_CUE = re.compile(
     re.I,
 )
 _FROM_CUE = re.compile(
-    r"\b(?:since|from|starting|starts|started|as\s+of|effective|beginning|begins|began"
+    r"\b(?:since|from|starting|starts|started|as\s+of|effective|beginning|begins|began|start\s+date"
     r"|(?:takes?|taking|took)\s+effect|kicks?\s+in)\b",
     re.I,
 )
@@ -635,7 +640,8 @@ _PERFECT = re.compile(
 #: and no word of change, it holds for the month ("Ines is living in Madrid this month").
 _STATE_NOW = re.compile(
     r"(?:\b(?:is|are|am)|'s|'re|'m)\s+(?:(?:still|currently|being)\s+)?"
-    r"(?:living|based|staying|hosted|running|deployed|served|on|in|at)\b",
+    r"(?:living|based|staying|hosted|running|deployed|served|on|in|at)\b"
+    r"|^\S+(?:\s+\S+)?\s+(?:living|staying)\s+in\b",  # "ines living in madrid this month"
     re.I,
 )
 _CHANGE_WORD = re.compile(
@@ -649,7 +655,7 @@ def _bounded_period(clause: str) -> bool:
     """Whether a "this month" in ``clause`` bounds the claim at both ends: ``still``...,
     a note's ``(this month)``, or a state in the present with no word of change."""
     if re.search(
-        r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)\s*\)"
+        r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)(?:\s+only)?\s*\)"
         r"|(?:this|the\s+current)\s+(?:week|month|year)\s*:",  # "LF hosting this month: X"
         clause,
         re.I,
@@ -792,7 +798,9 @@ _ROLE_STRONG = re.compile(
     r"|\b(?:becomes|became|become|becoming)\s+"
     r"|\b(?:named|appointed|made)\s+(?:as\s+)?"
     r"|\b(?:our|the\s+team's|the|her|his|their)\s+new\s+"
-    r"|\bnew\s+(?:job|role|title)\s+(?:is|as)\s+",
+    r"|\bnew\s+(?:job|role|title)\s+(?:is|as)\s+"
+    # "has held the Platform Lead role since Monday"
+    r"|\b(?:hold|holds|held|holding)\s+(?:the|a|an)\s+(?=[\w\s-]{2,40}?\s(?:role|position|post|title)\b)",
     re.I,
 )
 #: Titles that lead something, and so may be scoped to a project: "lead for Lanternfish".
@@ -832,6 +840,9 @@ _TITLE_STOP = frozenset(
         "when",
         "but",
         "of",
+        "role",
+        "position",
+        "post",
     }
 )
 
@@ -1649,7 +1660,9 @@ def _find_works_at(tx: _Text) -> _Finding | None:
                 h
                 for h in tx.names
                 if h.kind == "person"
-                and re.fullmatch(r",\s*(?:[a-z][\w -]{0,40},\s*)?", t[h.end : org.start])
+                and re.fullmatch(  # "T. Wierzbicki (Tidewater Labs)" too
+                    r",\s*(?:[a-z][\w -]{0,40},\s*)?|\s*\(\s*", t[h.end : org.start]
+                )
             ),
             None,
         )
@@ -1807,6 +1820,10 @@ _ELLIPTICAL_WORDS = frozenset(
         "heading",
         "becoming",
         "on",
+        "made",
+        "got",
+        "came",
+        "relocating",
     }
 )
 #: A note line that opens on what it is about, with no owner: ``Editor: Vim``, ``Daily
@@ -1836,6 +1853,60 @@ _VALUE_LAST = re.compile(
 )
 
 
+#: What follows a strong home cue but is no place: "lives in peace", "living in the past".
+_NOT_A_PLACE_WORD = frozenset(
+    re.findall(
+        r"\w+",
+        """a an the my our his her their this that these those there here it one peace fear hope
+        denial limbo harmony luxury comfort style poverty squalor sin exile hiding terror dread
+        misery bliss hell heaven sync vain fact general total theory practice town city
+        production prod staging main master dev develop release beta alpha cloud docker""",
+    )
+)
+_HOME_CUE_LOWER = re.compile(
+    r"\b(?:lives?|living|lived|based|settled|staying|resident)\s+in\s+(?P<w>[a-z][\w'-]*)"
+    r"|\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|emigrat\w+)\s+to\s+(?P<v>[a-z][\w'-]*)"
+    r"|\b(?:home(?:\s+city|\s+town)?|hometown|city|location)\s*[:=-]\s*(?P<u>[a-z][\w'-]*)",
+    re.I,
+)
+
+
+def _truecase(text: str) -> str:
+    """Chat typed in lower case with its capitals back where the reader needs them: "i"
+    is "I", and the word after a strong home cue is a place ("i live in rotterdam",
+    "relocating to lisbon in july"); a note's home value too, in any text ("home city:
+    madrid"). Known names need nothing: they are matched however cased."""
+    lower = re.search(r"[A-Z]", text) is None
+    chat = lower or not text[:1].isupper()  # typed as chat: "relocating to lisbon come July"
+
+    def place(m: re.Match[str]) -> str:
+        group = next(g for g in ("w", "v", "u") if m[g])
+        if (group != "u" and not chat) or m[group].lower() in _NOT_A_PLACE_WORD:
+            return m.group(0)
+        a = m.start(group) - m.start()
+        word = m[group]
+        return m.group(0)[:a] + word[:1].upper() + word[1:] + m.group(0)[a + len(word) :]
+
+    text = _HOME_CUE_LOWER.sub(place, text)
+    text = re.sub(r"\bcome\s+(?=[A-Z][a-z]+\b)", "in ", text)  # "relocating come July"
+    if lower:
+        text = re.sub(r"\bi\b(?=['\s,.!?]|$)", "I", text)
+        text = re.sub(
+            r"\bcome\s+(?=(?:january|february|march|april|may|june|july|august"
+            r"|september|october|november|december)\b)",
+            "in ",
+            text,
+        )
+        text = re.sub(  # "in july", "since march", "on mon"
+            r"\b(?P<cue>in|since|from|until|till|by|early|mid|late|of|this|next|last|on|before"
+            r"|after|through)\s+(?P<w>january|february|march|april|may|june|july|august|september"
+            r"|october|november|december|mon|tue|tues|wed|thu|thurs|fri|sat|sun)\b",
+            lambda m: f"{m['cue']} {m['w'].capitalize()}",
+            text,
+        )
+    return text
+
+
 #: A chat closer asking to keep it, which says nothing of the statement before it.
 _CLOSER = re.compile(
     r"[,;.!\s-]+(?:(?:pls|please)\s+)?(?:note(?:\s+(?:that|it))?|remember(?:\s+(?:that|this|it))?"
@@ -1856,7 +1927,7 @@ _ASSIGN = re.compile(
 
 
 #: A name set to a capitalised value: "Tom = Platform Lead since Mon".
-_NAME_ASSIGN = re.compile(r"^([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)\s+=\s+(?=[A-Za-z])")
+_NAME_ASSIGN = re.compile(r"^([A-Za-z][\w.'-]*(?:\s+[A-Za-z][\w.'-]*)?)\s+=\s+(?=[A-Za-z])")
 
 
 def _unassign(text: str) -> str:
@@ -2003,7 +2074,7 @@ _LABEL_PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"promot\w*|role\s+changes?|new\s+roles?|appointments?|title\s+changes?", re.I),
         "role",
     ),
-    (re.compile(r"new\s+hires?|hires|joiners|new\s+joiners|welcome", re.I), "works_at"),
+    (re.compile(r"new\s+hires?|hires|joiners?|new\s+joiners?|welcome", re.I), "works_at"),
 )
 
 
@@ -2020,13 +2091,16 @@ def _labelled_line(tx: _Text) -> str | None:
     if predicate is None or person is None:
         return None
     m = re.match(
-        r"\s*(?:,|\bto\b|->|→|[-–—|:])\s*(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$",
+        r"\s*(?:,|\bto\b|\bat\b|->|→|[-–—|:])\s*(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$",
         text[person.end :],
     )
     if m is None:
         return None
     who = text[person.start : person.end]
-    said = _as_sentence(predicate, (who, f"{who}'s"), None, m["value"].strip())
+    value = m["value"].strip()
+    if predicate == "lives_in" and value.islower() and value not in _NOT_A_PLACE_WORD:
+        value = value.title()  # "relocations: I. Duarte -> porto"
+    said = _as_sentence(predicate, (who, f"{who}'s"), None, value)
     return f"{text[:label]}{said}{m['rest']}"
 
 
@@ -2114,8 +2188,9 @@ def _person_line(tx: _Text, label: int) -> str | None:
         return f"{text[:label]}{who[0]} {verb if who[0] == 'I' else verb + 's'} {rest}"
     projects = [h for h in tx.names if h.kind == "project"]
     if _title_at(text, at, strong=True, projects=projects):
-        verb = ("become" if arrow else "am") if who[0] == "I" else ("becomes" if arrow else "is")
-        return f"{text[:label]}{who[0]} {verb} {rest}"
+        if arrow:
+            return f"{text[:label]}{who[0]} {'become' if who[0] == 'I' else 'becomes'} {rest}"
+        return f"{text[:label]}{who[1]} role is {rest}"  # a title however cased
     return None
 
 
@@ -2299,6 +2374,8 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
         if not mention.resolved:
             unresolved = unresolved or mention
             continue
+        if re.match(r"'s\b", t[mention.end :]) and not _CHANGE_WORD.search(t):
+            continue  # "During today's session Maren confirmed ...": when it was said
         ctx = t[max(a, prev_end) : mention.start]
         prev_end = mention.end
         assert mention.date is not None and mention.until is not None
@@ -2431,11 +2508,17 @@ def _normalise(text: str) -> str:
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
     text = re.sub(r"^(?:[-*•]|\d+[.)])\s+", "", text)  # a list item's bullet
-    text = _OPENER.sub("", text)
+    text = _truecase(_OPENER.sub("", text))
     text = _CLOSER.sub("", text)
     text = re.sub(r"\bSWEs?\b", lambda m: "Software Engineer" + m.group(0)[3:], text)
     text = re.sub(r"\beff\.(?=\s)", "effective", text, flags=re.I)
     text = re.sub(r"(?<=\w) @ (?=[A-Z])", " at ", text)  # "works @ Tidewater"
+    text = re.sub(
+        r"\b(?:yday|yest)\b|\btm(?:rw|r)\b",
+        lambda m: "yesterday" if m.group(0).lower().startswith("y") else "tomorrow",
+        text,
+        flags=re.I,
+    )
     text = re.sub(
         r"\b(wk|yr|mth)(s?)\b",
         lambda m: {"wk": "week", "yr": "year", "mth": "month"}[m.group(1).lower()] + m.group(2),

@@ -301,11 +301,14 @@ _MAY_CONTEXT = re.compile(
 
 def _plausible_month(token: str, before: str, *, dated: bool = False) -> bool:
     """Rules out ``may``/``march``/``mar`` used as words, and lowercase abbreviations; a
-    capitalised ``May`` with its day (``ends on May 13``) is the month wherever it stands."""
+    month written with its day (``ends on May 13``, ``apr 1 2022``) is the month however
+    it is cased and wherever it stands."""
     low = token.lower()
+    if dated:  # with its day ("30 apr", "apr 1 2022", "ends on May 13"): a month however cased
+        return True
     if (low in {"may", "march", "mar"} or len(low) <= 4) and not token[:1].isupper():
         return False
-    return low != "may" or dated or bool(_MAY_CONTEXT.search(before))
+    return low != "may" or bool(_MAY_CONTEXT.search(before))
 
 
 def _safe_date(year: int, month: int, day: int) -> dt.date | None:

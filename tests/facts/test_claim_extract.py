@@ -1238,6 +1238,31 @@ SPENT_HELD_OUT_7 = [
 ]
 
 
+# The eighth held-out set (``h8``), spent: what the eighth reader misread.
+SPENT_HELD_OUT_8 = [
+    "2025-10-10 M: Could you remember that Tomasz lives in Rotterdam? => Tomasz Wierzbicki |"
+    " lives_in | - | Rotterdam | - | - | - | -",
+    "2025-10-20 -: From 3 November 2025, Ines Duarte will hold the position of Backend"
+    " Engineer. => Ines Duarte | role | - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-03-10 -: Maren Okafor will step up to Staff Engineer starting next month. => Maren"
+    " Okafor | role | - | Staff Engineer | 2026-04-01 | - | - | P",
+    "2025-09-05 M: i live in rotterdam, have since 1 Mar 2019 => Maren Okafor | lives_in | - |"
+    " Rotterdam | 2019-03-01 | - | - | -",
+    "2025-09-15 -: - hosting for LF = Heroku => Lanternfish | project_attribute | hosting |"
+    " Heroku | - | - | - | -",
+    "2025-10-01 -: Team | T. Wierzbicki | Tidewater => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2026-01-05 M: remember - prefer tea now, since 2026-01-01 => Maren Okafor | prefers |"
+    " drink | tea | 2026-01-01 | - | - | -",
+    "2026-02-16 M: Tom now at Kestrel, first day was Mon => Tomasz Wierzbicki | works_at | - |"
+    " Kestrel Systems | 2026-02-16 | - | - | -",
+    "2026-02-20 M: editor is zed now, since start of the month => Maren Okafor | uses | editor"
+    " | Zed | 2026-02-01 | - | - | -",
+    "2026-04-20 -: LF code freeze 2026-04-30 -> 2026-05-13 inclusive => Lanternfish | status |"
+    " - | code freeze | 2026-04-30 | 2026-05-14 | - | P",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1332,6 +1357,8 @@ NOTHING = [
     ("M", "we live in peace"),
     ("M", "moved to production today"),
     ("M", "I am on call this week"),
+    ("M", "Could you remember to ping Priya?"),
+    ("M", "Team | Name | Notes"),
 ]
 
 
@@ -1387,6 +1414,11 @@ def test_sixth_spent_held_out_phrasings(line: str) -> None:
 
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_7, ids=[line[14:70] for line in SPENT_HELD_OUT_7])
 def test_seventh_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_8, ids=[line[14:70] for line in SPENT_HELD_OUT_8])
+def test_eighth_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
 
 

@@ -93,7 +93,9 @@ is no condition; so does ``today's session`` when nothing changed. Chat typed in
 gets back the capitals the reader needs: ``i``, a month or weekday after its cue, the word
 after a strong home cue (``i live in rotterdam``, ``relocating to lisbon``; not ``in
 peace``, ``to production``); a month with its day is a month however cased (``apr 1
-2022``); ``yday`` and ``come July`` are read.
+2022``); ``yday`` and ``come July`` are read. A request to keep something asked as a
+question (``Could you remember that Tomasz lives in Rotterdam?``) states what it asks to
+keep; a table row with a person and, later, an organisation says where they work.
 
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
@@ -122,7 +124,7 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dateutil.relativedelta import relativedelta
 
@@ -616,6 +618,7 @@ _UNTIL_CUE = re.compile(
 )
 _FROM_CUE = re.compile(
     r"\b(?:since|from|starting|starts|started|as\s+of|effective|beginning|begins|began|start\s+date"
+    r"|first\s+day"
     r"|(?:takes?|taking|took)\s+effect|kicks?\s+in)\b",
     re.I,
 )
@@ -790,12 +793,14 @@ _ROLE_STRONG = re.compile(
     # "in the role of X"
     r"|\b(?:(?:tak(?:e|es|en|ing)|took|assum(?:e|es|ed|ing)|accept(?:s|ed|ing)?|fill(?:s|ed|ing)?"
     r"|land(?:s|ed|ing)?|get(?:s|ting)?|got|step(?:s|ped|ping)?|mov(?:e|es|ed|ing)|appointed"
+    r"|hold(?:s|ing)?|held"
     r"|named|hired|promoted|offered)\s+(?:up\s+|on\s+|over\s+|into\s+|to\s+)?|\b(?:in|into)\s+)"
     r"(?:the|a|an|her|his|their|my|our)\s+(?:new\s+)?(?:role|position|post|job|title|seat)"
     r"\s+(?:of|as)\s+"
     r"|\b(?:joins|joined|joining|join|hired|rehired|starts|started|starting|steps?\s+up|stepped\s+up"
     r"|took\s+over|takes\s+over|taking\s+over|returns|stays|continues|serves|served)\s+as\s+"
     r"|\b(?:becomes|became|become|becoming)\s+"
+    r"|\b(?:step(?:s|ped|ping)?|mov(?:e|es|ed|ing))\s+up\s+to\s+(?:the\s+)?"
     r"|\b(?:named|appointed|made)\s+(?:as\s+)?"
     r"|\b(?:our|the\s+team's|the|her|his|their)\s+new\s+"
     r"|\bnew\s+(?:job|role|title)\s+(?:is|as)\s+"
@@ -869,7 +874,7 @@ _WORK_CUE = re.compile(
     r"\s+(?:at|with)"
     r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
     r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the"
-    r"|(?:is|'s)\s+(?:now\s+|still\s+|also\s+)?at"
+    r"|(?:(?:is|'s)\s+(?:now\s+|still\s+|also\s+)?|\bnow\s+)at"
     r"|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:)\s*(?:the\s+)?",
     re.I,
 )
@@ -1628,7 +1633,7 @@ def _find_works_at(tx: _Text) -> _Finding | None:
         if named is None:
             continue
         # "is at X" and "job: X" name an employer only when X is known
-        at = re.match(r"(?:is|'s)\b|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:", cue)
+        at = re.match(r"(?:is|'s|now)\b|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:", cue)
         if (cue.startswith(("move", "moving", "on the")) or at) and named[0] not in known:
             continue  # "moved to Lisbon" is a home, "on the Keelhaul team" a team, "is at Lisbon"
         if at and _VISIT.search(t[named[1] :]):
@@ -1889,8 +1894,9 @@ def _truecase(text: str) -> str:
 
     text = _HOME_CUE_LOWER.sub(place, text)
     text = re.sub(r"\bcome\s+(?=[A-Z][a-z]+\b)", "in ", text)  # "relocating come July"
-    if lower:
+    if chat:
         text = re.sub(r"\bi\b(?=['\s,.!?]|$)", "I", text)
+    if lower:
         text = re.sub(
             r"\bcome\s+(?=(?:january|february|march|april|may|june|july|august"
             r"|september|october|november|december)\b)",
@@ -1921,7 +1927,7 @@ _ASSIGN = re.compile(
     + _NOTE_ATTRIBUTE
     + r"|"
     + _KEY_NAMES.replace("?P<key>", "?:")
-    + r"))\s*=\s*(?=[A-Za-z])",
+    + r")(?:\s+(?:for|of)\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)?)\s*=\s*(?=[A-Za-z])",
     re.I,
 )
 
@@ -1991,6 +1997,12 @@ _NOTE_ATTRS: tuple[tuple[str, str], ...] = (
 _NOTE_SEP = r"\s*(?:\([^)]*\))?\s*(?:[:=]|->|→|\s[—–-])\s*"
 
 
+def _cell_kind(cell: str, names: NameBook) -> str | None:
+    """The kind of known name a table cell is, whole, or None."""
+    entry = names.lookup(cell)
+    return entry.kind if entry is not None else None
+
+
 def _is_attribute(words: str) -> bool:
     """Whether ``words`` name an attribute (``IaC tool``, ``hosting``, ``home city``, ``role``)."""
     words = words.strip()
@@ -2055,6 +2067,13 @@ def _note_line(text: str, names: NameBook) -> str:
     row = re.fullmatch(r"(?P<name>[^|]+?)\s*\|\s*(?P<attr>[^|]+?)\s*\|\s*(?P<value>[^|]+?)", text)
     if row and _is_attribute(row["attr"]):  # a table's row: "Keelhaul | IaC tool | Terraform"
         text = f"{row['name']} {row['attr']}: {row['value']}"
+    elif "|" in text:  # "Team | T. Wierzbicki | Tidewater": a person, then their employer
+        cells = [c.strip() for c in text.split("|")]
+        kinds = [_cell_kind(c, names) for c in cells]
+        if "person" in kinds and "organisation" in kinds[kinds.index("person") :]:
+            who = cells[kinds.index("person")]
+            org = cells[kinds.index("organisation", kinds.index("person"))]
+            text = f"{who} works at {org}"
     tx = _scan(text, names)
     for label in dict.fromkeys((0, tx.label_end)):  # the head may be the label: "fav lang: X"
         said = _attribute_line(tx, label)
@@ -2391,7 +2410,7 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
                 timing.phrase = _with_preposition(t, mention)
             continue
         inclusive_end = timing.valid_from is not None and re.fullmatch(
-            r"\s*(?:to|through|thru|till|-|–)\s*", ctx, re.I
+            r"\s*(?:to|through|thru|till|-|–|->|→)\s*", ctx, re.I
         )
         if _LAST_DAY_CUE.search(ctx) or (inclusive_end and timing.valid_until is None):
             if timing.valid_until is None:
@@ -2496,7 +2515,13 @@ _PROPOSAL = re.compile(
 #: A chat opener that says nothing of the statement after it: "fyi been living in ...".
 _OPENER = re.compile(
     r"^(?:fyi|btw|by\s+the\s+way|ps|p\.s\.|heads[\s-]up|quick\s+note|just\s+so\s+you\s+know"
-    r"|for\s+the\s+record|update|ok(?:ay)?|so)\b[,:!.\s-]*(?=\S)",
+    r"|for\s+the\s+record|update|ok(?:ay)?|so|remember(?=\s*[-:,])|note(?=\s*[-,]))\b[,:!.\s-]*(?=\S)",
+    re.I,
+)
+#: A request to keep something, asked as a question: "Could you remember that Tom ...?"
+_KEEP_REQUEST = re.compile(
+    r"^(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:remember|note|save|record|jot\s+down"
+    r"|keep\s+in\s+mind|write\s+down)\s+(?:that\s+)?(?P<said>.+?)\s*\?*$",
     re.I,
 )
 #: Title abbreviations written out, so a title reads as it is said.
@@ -2554,6 +2579,14 @@ def extract(
         injected instruction).
     """
     raw = " ".join(text.split())
+    kept = _KEEP_REQUEST.match(raw)
+    if kept:  # the request asks nothing: what it asks to keep is the statement
+        return [
+            replace(claim, statement=raw)
+            for claim in extract(
+                kept["said"], evidence_date=evidence_date, names=names, speaker=speaker
+            )
+        ]
     # hostile text is refused as written; code, once chat forms are undone ("fyi Tom = X")
     if not raw or _HOSTILE.search(raw) or _refuse(_unassign(_normalise(raw))):
         return []

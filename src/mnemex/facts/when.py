@@ -163,6 +163,9 @@ _P_YEAR = re.compile(
     r"\b(?P<pre>in|since|from|until|till|by|during|early|late|mid)\s+(?P<y>(?:19|20)\d{2})\b(?!-)",
     re.I,
 )
+_P_START_OF = re.compile(  # "since start of the month", "from the beginning of this week"
+    r"\b(?:the\s+)?(?:start|beginning)\s+of\s+(?:the|this)\s+(?P<unit>week|month|year)\b", re.I
+)
 _P_END_OF = re.compile(
     r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?P<which>this|last|next)\s+(?P<unit>week|month|year)"
     rf"|(?P<mon>{_MONTH})\.?(?:\s+(?P<y>\d{{4}}))?)\b",
@@ -564,6 +567,18 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
         else:
             year = d.year if month_no <= d.month else d.year - 1
         out.append(_month(m.group(0), m, year, month_no, rel=True))
+    for m in _P_START_OF.finditer(text):
+        unit = m["unit"].lower()
+        first = (
+            _monday(d)
+            if unit == "week"
+            else d.replace(day=1)
+            if unit == "month"
+            else dt.date(d.year, 1, 1)
+        )
+        hit = _day(m.group(0), m, first, rel=True)
+        if hit:
+            out.append(hit)
     for m in _P_END_OF.finditer(text):
         if m["unit"]:
             step = {"this": 0, "last": -1, "next": 1}[m["which"].lower()]

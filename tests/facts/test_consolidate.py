@@ -432,3 +432,32 @@ def test_a_digest_harvested_late_speaks_for_its_sessions_day(brain: Brain, root:
     consolidate(brain, now=at("2026-06-08"))
     (held,) = [f for _, file in fact_files(brain.vault) for f in file.facts]
     assert held.evidence[0].date == dt.date(2026, 6, 3)
+
+
+def test_a_handoff_saved_twice_between_passes_is_read_twice_from_git(
+    brain: Brain, root: Path
+) -> None:
+    save_handoff(brain.vault, "team", "Move", state=["Tom lives in Gdansk."], now=at("2026-04-02"))
+    save_handoff(
+        brain.vault, "team", "Job", state=["Tom works at Tidewater."], now=at("2026-04-03")
+    )
+    done = consolidate(brain, now=at("2026-04-04"))
+    # the save the second replaced, from git; the current one; their two journal lines
+    assert done.read == 4 and done.report.failed == 0
+    assert any("@" in where for where in done.sources)
+    assert sorted(p.fact.predicate or "" for p in done.applied) == ["lives_in", "works_at"]
+    again = consolidate(brain, now=at("2026-04-05"))
+    assert again.read == 0 and not again.proposals  # nothing read twice
+    save_handoff(brain.vault, "team", "More", state=["Tom uses Neovim."], now=at("2026-04-06"))
+    third = consolidate(brain, now=at("2026-04-07"))
+    assert not any("@" in where for where in third.sources)  # no older save read again
+    assert [p.fact.value for p in third.applied] == ["Neovim"]
+
+
+def test_a_plan_applies_an_earlier_save_of_a_handoff_it_showed(brain: Brain, root: Path) -> None:
+    save_handoff(brain.vault, "team", "Move", state=["Tom lives in Gdansk."], now=at("2026-04-02"))
+    save_handoff(brain.vault, "team", "Job", state=["Tom uses Neovim."], now=at("2026-04-03"))
+    data = plan_consolidation(brain, now=at("2026-04-04")).to_dict()
+    done = apply_plan(brain, data["plan_id"], now=at("2026-04-04"))
+    assert sorted(p.fact.value for p in done.applied) == ["Gdansk", "Neovim"]
+    assert consolidate(brain, now=at("2026-04-05")).read == 0

@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -67,7 +68,7 @@ from mnemex.report import Report
 from mnemex.text.dates import utc_iso
 from mnemex.vault import Vault, atomic_write
 from mnemex.vault.heartbeat import read_heartbeat, write_heartbeat
-from mnemex.vault.history import CommitResult, commit_change, recording
+from mnemex.vault.history import CommitResult, commit_change, is_repository, recording, run_git
 from mnemex.vault.plans import create_plan, discard_plan, take_plan
 
 JOB = "consolidate"
@@ -117,10 +118,20 @@ class Source:
     sha256: str  # of the file
     line: int = 0  # a journal line's number, from 1
     text: str | None = None  # a journal line (JSON)
+    body: str | None = None  # an earlier version of a handoff, from git
+
+    @property
+    def key(self) -> str:
+        """What the ledger keeps it under: the file, or ``<file>@<sha256>`` for an earlier
+        version of a handoff (the file itself holds only the last save)."""
+        return f"{self.rel}@{self.sha256}" if self.body is not None else self.rel
 
     @property
     def where(self) -> str:
-        """How the report names it: the note, or ``<journal>#<line>``."""
+        """How the report names it: the note, ``<journal>#<line>``, or
+        ``<handoff>@<sha12>`` for an earlier save."""
+        if self.body is not None:
+            return f"{self.rel}@{self.sha256[:12]}"
         return f"{self.rel}#{self.line}" if self.line else self.rel
 
 
@@ -202,6 +213,32 @@ def _journal_sources(path: Path, rel: str, sha: str) -> list[Source]:
     return out
 
 
+def _handoff_saves(vault: Vault, rel: str, current: str, ledger: Ledger) -> list[Source]:
+    """The saves of a handoff that a later save replaced before any pass read them, from
+    the vault's git history, newest first back to the save read last: each save replaces
+    ``current.md``, so without them two saves between passes would leave one."""
+    if not is_repository(vault):
+        return []
+    log = run_git(vault, "log", "--format=%H", "--", rel)
+    if log.returncode != 0:
+        return []
+    last = ledger.read.get(rel)
+    out: list[Source] = []
+    for commit in log.stdout.split():
+        shown = subprocess.run(  # bytes, as the file was written: its sha256 is the file's
+            ["git", "show", f"{commit}:{rel}"], cwd=vault.root, capture_output=True, check=False
+        )
+        if shown.returncode != 0:
+            continue  # the commit removed it
+        sha = hashlib.sha256(shown.stdout).hexdigest()
+        if sha == last:
+            break  # read by an earlier pass, and so is everything before it
+        if sha == current or f"{rel}@{sha}" in ledger.read or any(o.sha256 == sha for o in out):
+            continue
+        out.append(Source(rel, sha, body=shown.stdout.decode("utf-8", errors="replace")))
+    return out
+
+
 def unread(vault: Vault, ledger: Ledger) -> list[Source]:
     """The observations not read yet, by path and line (the pass orders them by date once
     it has read each one's evidence date)."""
@@ -218,10 +255,12 @@ def unread(vault: Vault, ledger: Ledger) -> list[Source]:
             out.extend(_journal_sources(path, rel, sha))
         else:
             out.append(Source(rel, sha))
+            if rel.endswith("/current.md") and "/handoffs/" in rel:
+                out.extend(_handoff_saves(vault, rel, sha, ledger))
     for gone in set(ledger.stat) - seen:
         ledger.stat.pop(gone, None)
         ledger.read.pop(gone, None)
-    out.sort(key=lambda s: (s.rel, s.line))
+    out.sort(key=lambda s: (s.rel, s.line, s.key))
     return out
 
 
@@ -368,7 +407,12 @@ class _Pass:
     def read(self, source: Source) -> NoteClaims:
         if source.text is None:
             return read_note_claims(
-                self.brain, source.rel, book=self.book, sha256=source.sha256, reader=self.reader
+                self.brain,
+                source.rel,
+                text=source.body,
+                book=self.book,
+                sha256=source.sha256,
+                reader=self.reader,
             )
         entry = json.loads(source.text)
         day = dt.date.fromisoformat(str(entry.get("ts"))[:10])
@@ -490,7 +534,7 @@ def _run(
         ledger = Ledger.load(vault)
         sources = unread(vault, ledger)
         if only is not None:
-            sources = [s for s in sources if only.get(s.rel) == s.sha256]
+            sources = [s for s in sources if only.get(s.key) == s.sha256]
         done.read = len(sources)
         if not sources:
             if writes:
@@ -504,7 +548,7 @@ def _run(
                 read.append((source, work.read(source)))
             except (MnemexError, OSError, UnicodeDecodeError, ValueError) as exc:
                 done.report.add("failed", source.where, str(exc)[:300])
-                complete[source.rel] = False
+                complete[source.key] = False
         # in the order of each note's own evidence date (record.py's rule), then path
         read.sort(key=lambda item: (item[1].evidence.date, item[0].rel, item[0].line))
         for source, note in read:
@@ -515,16 +559,16 @@ def _run(
                 proposed, waited = work.take(source, note)
             except FactError as exc:  # a fact file that cannot be read: nothing from this note
                 done.report.add("refused", source.where, str(exc)[:300])
-                complete[source.rel] = False
+                complete[source.key] = False
                 continue
             if waited:
                 done.report.add("skipped", source.where, f"{waited} change(s) wait for a person")
             elif not proposed:
                 done.report.add("unchanged", source.where)
-            complete[source.rel] = complete.get(source.rel, True) and not waited
+            complete[source.key] = complete.get(source.key, True) and not waited
         work.promote()
         done.proposals = work.proposals
-        done.sources = {s.rel: s.sha256 for s in sources}
+        done.sources = {s.key: s.sha256 for s in sources}
         if not writes:
             return
         for rel in sorted(work.touched):
@@ -539,8 +583,8 @@ def _run(
             summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "facts"
             done.commit = commit_change(vault, written, "consolidate", summary)
         for source in sources:
-            if complete.get(source.rel, True):
-                ledger.read[source.rel] = source.sha256
+            if complete.get(source.key, True):
+                ledger.read[source.key] = source.sha256
         ledger.save(vault)
         log_dropped(brain, work.dropped, at)
     if written:
@@ -575,6 +619,7 @@ def plan_consolidation(
     done = consolidate(brain, "plan", now=now, model=model)
     vault = brain.vault
     # a journal is checked by its hash when applied (``only``): a plan checks notes
+    # (an earlier save of a handoff, ``<file>@<sha256>``, is a git blob: it cannot change)
     reads: dict[str, str | None] = {r: h for r, h in done.sources.items() if r.endswith(".md")}
     for p in done.proposals:
         reads[p.path] = vault.current_hash(p.path)

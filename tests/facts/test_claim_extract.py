@@ -1263,6 +1263,25 @@ SPENT_HELD_OUT_8 = [
 ]
 
 
+# The ninth held-out set (``h9``), spent: what the ninth reader misread.
+SPENT_HELD_OUT_9 = [
+    "2025-09-05 M: fyi I live in rotterdam, moved here 1 Mar 2019 => Maren Okafor | lives_in |"
+    " - | Rotterdam | 2019-03-01 | - | - | -",
+    "2025-09-10 M: remember: I'm a senior software engineer => Maren Okafor | role | - |"
+    " Senior Software Engineer | - | - | - | -",
+    "2026-01-20 -: T. Wierzbicki leaving Tidewater, last day 30/01/2026 => Tomasz Wierzbicki"
+    " | works_at | - | Tidewater Labs | - | 2026-01-31 | - | -",
+    "2026-02-16 M: remember tom = platform lead since mon => Tomasz Wierzbicki | role | - |"
+    " Platform Lead | 2026-02-16 | - | - | -",
+    "2026-03-25 -: Office move: I. Duarte - Porto, eff. 2026-04-01 => Ines Duarte | lives_in |"
+    " - | Porto | 2026-04-01 | - | - | P",
+    "2026-08-20 -: - (agent's read, not Maren's words) Maren leans Rust? => Maren Okafor |"
+    " prefers | language | Rust | - | - | - | H",
+    "2026-08-25 -: - my draft idea only, NOT decided: LF db -> CockroachDB? => Lanternfish |"
+    " project_attribute | database | CockroachDB | - | - | - | H",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1359,6 +1378,8 @@ NOTHING = [
     ("M", "I am on call this week"),
     ("M", "Could you remember to ping Priya?"),
     ("M", "Team | Name | Notes"),
+    ("M", "remember to buy milk"),
+    ("M", "she is a good engineer"),
 ]
 
 
@@ -1419,6 +1440,11 @@ def test_seventh_spent_held_out_phrasings(line: str) -> None:
 
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_8, ids=[line[14:70] for line in SPENT_HELD_OUT_8])
 def test_eighth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_9, ids=[line[14:70] for line in SPENT_HELD_OUT_9])
+def test_ninth_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
 
 

@@ -276,3 +276,10 @@ def test_a_period_still_running_ends_ahead() -> None:
     # a past sentence keeps the last one
     [end] = find_times("Priya was on holiday until the end of April.", march)
     assert end.date == D(2025, 4, 30)
+
+
+def test_a_slashed_date_is_read_only_when_its_day_shows() -> None:
+    day = dt.date(2026, 1, 20)
+    assert [m.date for m in find_times("last day 30/01/2026", day)] == [dt.date(2026, 1, 30)]
+    assert [m.date for m in find_times("due 01/30/2026", day)] == [dt.date(2026, 1, 30)]
+    assert find_times("on 03/04/2026", day) == []  # March or April: no telling

@@ -95,7 +95,11 @@ after a strong home cue (``i live in rotterdam``, ``relocating to lisbon``; not 
 peace``, ``to production``); a month with its day is a month however cased (``apr 1
 2022``); ``yday`` and ``come July`` are read. A request to keep something asked as a
 question (``Could you remember that Tomasz lives in Rotterdam?``) states what it asks to
-keep; a table row with a person and, later, an organisation says where they work.
+keep; a table row with a person and, later, an organisation says where they work. A
+lower-case title after ``I'm a``/``is a`` in chat is a title when its words are title
+words (``I'm a senior software engineer``; not ``a good engineer``); ``prob`` is
+``probably``; a slashed date is read when its day shows (``30/01/2026``; ``03/04/2026``
+gives nothing); a hedge in brackets makes a question a hedged claim.
 
 Limits: English only; one claim per statement (the first predicate that reads with a
 subject); pronouns beyond ``she``/``he`` are not resolved; unknown places and
@@ -487,7 +491,7 @@ _HEDGE = re.compile(
     r"|unconfirmed|unverified|not\s+(?:yet\s+)?(?:confirmed|verified|decided)|undecided"
     r"|(?:to\s+be|needs?\s+to\s+be)\s+(?:confirmed|verified|checked)|tb[cd]|pending"
     r"|worth\s+(?:checking|confirming|asking)|(?:idea|option|sketch(?:ed)?)(?=\s*[:(])"
-    r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off|not\s+(?:her|his|their|my|the\s+user's)\s+words"
+    r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off|not\s+(?:her|his|their|my|the\s+user's|\w+'s)\s+words"
     r"|(?:agent'?s?|our)\s+(?:read|reading|take|impression))\b",
     re.I,
 )
@@ -752,7 +756,7 @@ _CHOICE = (
 _PREFER_STRONG = re.compile(
     r"\b(?:prefer(?:s|red|ring|ably)?|preference|favou?rite|favou?rs?|favou?red|favou?ring"
     r"|of\s+choice|go-to|loves?|loving|fan\s+of|lik(?:e|es|ed)\s+(?:[\w.+#-]+\s+){0,2}(?:best|most|more\s+than)"
-    r"|lean(?:s|ed|ing)?\s+(?:towards?|to|in\s+favou?r\s+of)|leant\s+towards?"
+    r"|lean(?:s|ed|ing)?\s+(?:towards?|to|in\s+favou?r\s+of)|leant\s+towards?|leans\s+(?=[A-Z])"
     r"|(?:given|with|if\s+(?:I|we|she|he|they)\s+(?:had|have|get|got))\s+(?:the|a|free)\s+choice"
     r"|(?:first|top|default)\s+(?:choice|pick)|(?:would|'d)\s+(?:rather|sooner|pick|choose|go\s+for)"
     r"|partial\s+to|soft\s+spot\s+for|swears?\s+by|swore\s+by|can't\s+(?:live|do)\s+without"
@@ -1140,7 +1144,7 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 def _label_end(text: str) -> int:
     """End of a leading ``Label:`` (``My read:``, ``Heads up:``), or 0."""
     m = re.match(r"^\s*([^:;.()]{1,40}(?:\([^)]{0,60}\))?[^:;.()]{0,20}):\s", text)
-    if m and len(re.sub(r"\([^)]*\)", " ", m.group(1)).split()) <= 5:
+    if m and len(re.sub(r"\([^)]*\)", " ", m.group(1)).split()) <= 6:
         return m.end()
     return 0
 
@@ -1858,6 +1862,15 @@ _VALUE_LAST = re.compile(
 )
 
 
+#: A job title typed in lower case after "I'm a", "is a", "as": "I'm a senior software
+#: engineer" (words of titles only, so "a good engineer" stays as it is).
+_LOWER_TITLE = re.compile(
+    r"(?P<pre>\b(?:I'm|I\s+am|is|am|as|was|'s)\s+(?:now\s+)?(?:an?\s+|the\s+)?)"
+    r"(?P<t>(?:(?:senior|junior|staff|principal|lead|head|chief|backend|frontend|full-stack"
+    r"|fullstack|software|platform|data|product|devops|security|qa|test|engineering|tech"
+    r"|technical|site\s+reliability|machine\s+learning|ml|cloud|infrastructure|mobile|web)\s+){1,3}"
+    r"(?:engineer|developer|manager|lead|architect|designer|scientist|analyst))\b"
+)
 #: What follows a strong home cue but is no place: "lives in peace", "living in the past".
 _NOT_A_PLACE_WORD = frozenset(
     re.findall(
@@ -1876,13 +1889,15 @@ _HOME_CUE_LOWER = re.compile(
 )
 
 
-def _truecase(text: str) -> str:
+def _truecase(text: str, *, chat: bool | None = None) -> str:
     """Chat typed in lower case with its capitals back where the reader needs them: "i"
     is "I", and the word after a strong home cue is a place ("i live in rotterdam",
     "relocating to lisbon in july"); a note's home value too, in any text ("home city:
     madrid"). Known names need nothing: they are matched however cased."""
     lower = re.search(r"[A-Z]", text) is None
-    chat = lower or not text[:1].isupper()  # typed as chat: "relocating to lisbon come July"
+    # typed as chat, "relocating to lisbon come July" (the caller knows, before an opener
+    # such as "fyi" is dropped)
+    chat = lower or (not text[:1].isupper() if chat is None else chat)
 
     def place(m: re.Match[str]) -> str:
         group = next(g for g in ("w", "v", "u") if m[g])
@@ -1896,6 +1911,7 @@ def _truecase(text: str) -> str:
     text = re.sub(r"\bcome\s+(?=[A-Z][a-z]+\b)", "in ", text)  # "relocating come July"
     if chat:
         text = re.sub(r"\bi\b(?=['\s,.!?]|$)", "I", text)
+        text = _LOWER_TITLE.sub(lambda m: m["pre"] + m["t"].title(), text)
     if lower:
         text = re.sub(
             r"\bcome\s+(?=(?:january|february|march|april|may|june|july|august"
@@ -2088,7 +2104,10 @@ def _note_line(text: str, names: NameBook) -> str:
 
 #: A heading label that says what the lines under it state: "Relocations:", "Promotion:".
 _LABEL_PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"relocat\w*|moves?|moving|new\s+homes?|address\s+changes?", re.I), "lives_in"),
+    (
+        re.compile(r"relocat\w*|(?:office\s+)?moves?|moving|new\s+homes?|address\s+changes?", re.I),
+        "lives_in",
+    ),
     (
         re.compile(r"promot\w*|role\s+changes?|new\s+roles?|appointments?|title\s+changes?", re.I),
         "role",
@@ -2498,7 +2517,8 @@ def _refuse(text: str) -> bool:
     # a proposal, or a guess said as a question ("agent's read: Maren prefers Rust?"), is
     # read as a hedged claim; any other question asks
     label = text[: _label_end(text)]
-    return not (_PROPOSAL.match(text[len(label) :]) or _HEDGE.search(label))
+    asides = " ".join(re.findall(r"\(([^)]*)\)", text))  # "(agent's read, not her words)"
+    return not (_PROPOSAL.match(text[len(label) :]) or _HEDGE.search(f"{label} {asides}"))
 
 
 #: A question that proposes (``should LF run on X?``, ``why not move to X?``), read as a
@@ -2515,7 +2535,8 @@ _PROPOSAL = re.compile(
 #: A chat opener that says nothing of the statement after it: "fyi been living in ...".
 _OPENER = re.compile(
     r"^(?:fyi|btw|by\s+the\s+way|ps|p\.s\.|heads[\s-]up|quick\s+note|just\s+so\s+you\s+know"
-    r"|for\s+the\s+record|update|ok(?:ay)?|so|remember(?=\s*[-:,])|note(?=\s*[-,]))\b[,:!.\s-]*(?=\S)",
+    r"|for\s+the\s+record|update|ok(?:ay)?|so|remember(?=\s*[-:,])|remember(?!\s+(?:that|to)\b)"
+    r"|note(?=\s*[-,]))\b[,:!.\s-]*(?=\S)",
     re.I,
 )
 #: A request to keep something, asked as a question: "Could you remember that Tom ...?"
@@ -2533,10 +2554,11 @@ def _normalise(text: str) -> str:
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
     text = re.sub(r"^(?:[-*•]|\d+[.)])\s+", "", text)  # a list item's bullet
-    text = _truecase(_OPENER.sub("", text))
+    text = _truecase(_OPENER.sub("", text), chat=not text[:1].isupper())
     text = _CLOSER.sub("", text)
     text = re.sub(r"\bSWEs?\b", lambda m: "Software Engineer" + m.group(0)[3:], text)
     text = re.sub(r"\beff\.(?=\s)", "effective", text, flags=re.I)
+    text = re.sub(r"\bprob\b\.?", "probably", text, flags=re.I)
     text = re.sub(r"(?<=\w) @ (?=[A-Z])", " at ", text)  # "works @ Tidewater"
     text = re.sub(
         r"\b(?:yday|yest)\b|\btm(?:rw|r)\b",

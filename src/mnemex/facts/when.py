@@ -110,6 +110,7 @@ _NUM = (
 )
 
 _P_ISO_DAY = re.compile(rf"\b{_WD_PREFIX}(?P<y>\d{{4}})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}})\b", re.I)
+_P_SLASHED = re.compile(r"(?<![\d/])(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<y>\d{4})\b")
 _P_ISO_MONTH = re.compile(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{2})\b(?!-\d)")
 _P_DMY = re.compile(
     rf"\b{_WD_PREFIX}(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<mon>{_MONTH})\b"
@@ -400,6 +401,16 @@ def _read_absolute(text: str, d: dt.date, future: bool) -> list[TimeMention]:
     known = _full_dates(text)
     for m in _P_ISO_DAY.finditer(text):
         hit = _day(m.group(0), m, _safe_date(int(m["y"]), int(m["m"]), int(m["d"])), rel=False)
+        if hit:
+            out.append(hit)
+    for m in _P_SLASHED.finditer(text):  # 30/01/2026, 01/30/2026: only when the day shows
+        a, b, slashed_year = int(m["a"]), int(m["b"]), int(m["y"])
+        if a > 12 >= b:
+            hit = _day(m.group(0), m, _safe_date(slashed_year, b, a), rel=False)
+        elif b > 12 >= a:
+            hit = _day(m.group(0), m, _safe_date(slashed_year, a, b), rel=False)
+        else:
+            continue  # 03/04/2026: March or April, no telling
         if hit:
             out.append(hit)
     for m in _P_ISO_MONTH.finditer(text):

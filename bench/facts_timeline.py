@@ -34,7 +34,7 @@ the phrasing marked ``held_out``: it was scored once (0.687, see docs/benchmarks
 spent, became tuning material for the next version of the extractor. ``h2`` (the default,
 the reported figure) runs ``h2a`` and ``h2b``, the two phrasings per event of
 ``bench/data/facts_timeline_heldout2.yaml``, written by a writer who saw only the events'
-labels and kept out of rule-writing; ``h3`` to ``h9`` are the third to ninth such sets,
+labels and kept out of rule-writing; ``h3`` to ``h10`` are the third to tenth such sets,
 each written after the one before was spent and by a writer who saw no reader (the fourth
 reader's rules came from ``h3`` and the sets before it, the fifth's from ``h4``, and so on).
 ``all`` runs ``0``, ``1`` and ``held-out``.
@@ -74,7 +74,7 @@ DATA = Path(__file__).parent / "data" / "facts_timeline.yaml"
 HELDOUT2 = Path(__file__).parent / "data" / "facts_timeline_heldout2.yaml"
 #: The third, written the same way after the second was spent.
 HELDOUT3 = Path(__file__).parent / "data" / "facts_timeline_heldout3.yaml"
-#: The fourth to ninth, written the same way after the one before was spent, each before
+#: The fourth to tenth, written the same way after the one before was spent, each before
 #: the reader it scores.
 HELDOUT4 = Path(__file__).parent / "data" / "facts_timeline_heldout4.yaml"
 HELDOUT5 = Path(__file__).parent / "data" / "facts_timeline_heldout5.yaml"
@@ -82,6 +82,7 @@ HELDOUT6 = Path(__file__).parent / "data" / "facts_timeline_heldout6.yaml"
 HELDOUT7 = Path(__file__).parent / "data" / "facts_timeline_heldout7.yaml"
 HELDOUT8 = Path(__file__).parent / "data" / "facts_timeline_heldout8.yaml"
 HELDOUT9 = Path(__file__).parent / "data" / "facts_timeline_heldout9.yaml"
+HELDOUT10 = Path(__file__).parent / "data" / "facts_timeline_heldout10.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -92,9 +93,10 @@ LATER = (
     ("heldout7", HELDOUT7),
     ("heldout8", HELDOUT8),
     ("heldout9", HELDOUT9),
+    ("heldout10", HELDOUT10),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 10)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 11)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 
@@ -158,7 +160,7 @@ def _phrasing(event: dict[str, Any], which: str) -> str:
     phrasings = event["phrasings"]
     if which in [half for halves in SETS.values() for half in halves]:
         suffix = "-" + which[-1]
-        return next(p["text"] for p in event[f"heldout{which[1]}"] if p["id"].endswith(suffix))
+        return next(p["text"] for p in event[f"heldout{which[1:-1]}"] if p["id"].endswith(suffix))
     if which == "held-out":
         return next(p["text"] for p in phrasings if p.get("held_out"))
     tuning = [p["text"] for p in phrasings if not p.get("held_out")]

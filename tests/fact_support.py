@@ -47,6 +47,18 @@ def fact(
     )
 
 
+def owned_vault(root: Path, owner: str) -> Path:
+    """A new vault at ``root`` whose ``[vault] owner`` is ``owner``, with the hashing
+    embedder (no model to load)."""
+    from mnemex.vault import init_vault
+
+    init_vault(root)
+    settings = root / "mnemex.toml"
+    text = settings.read_text(encoding="utf-8").replace('name = "minilm"', 'name = "hashing"')
+    settings.write_text(text.replace("[vault]\n", f'[vault]\nowner = "{owner}"\n', 1), "utf-8")
+    return root
+
+
 def entity_page(root: Path, name: str, entity_type: str, aliases: list[str]) -> str:
     """Write a wiki entity page (as ingestion leaves one) and return its path."""
     rel = f"wiki/general/entities/{name.lower().replace(' ', '-')}.md"

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from fact_support import at, entity_page
+from fact_support import at, entity_page, owned_vault
 from fake_provider import FakeProvider
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.facts.consolidate import apply_plan, consolidate, plan_consolidation
 from mnemex.facts.record import fact_files
 from mnemex.llm import load_model
-from mnemex.vault import Vault, init_vault
+from mnemex.vault import Vault
 
 NOTE = (
     "Quick update from standup. Tom's with Northwind now, started in November.\n"
@@ -50,12 +50,7 @@ ANSWER = {
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    root = tmp_path / "vault"
-    init_vault(root)
-    settings = root / "mnemex.toml"
-    text = settings.read_text(encoding="utf-8").replace('name = "minilm"', 'name = "hashing"')
-    owned = text.replace("[vault]\n", '[vault]\nowner = "Maren Okafor"\n', 1)
-    settings.write_text(owned, encoding="utf-8")
+    root = owned_vault(tmp_path / "vault", "Maren Okafor")
     entity_page(root, "Tomasz Wierzbicki", "person", ["Tom", "Tomasz"])
     note = root / "memories/team/2026-12/standup.md"
     note.parent.mkdir(parents=True)

@@ -17,26 +17,21 @@ from pathlib import Path
 
 import pytest
 
-from fact_support import at
+from fact_support import at, owned_vault
 from mnemex.brain import Brain
 from mnemex.embed.hashing import HashingEmbedder
 from mnemex.facts.consolidate import consolidate
 from mnemex.facts.record import REQUESTS_HEADING, fact_files, voices
 from mnemex.harvest.digest import SECTIONS
 from mnemex.harvest.run import harvest_sessions
-from mnemex.vault import Vault, init_vault
+from mnemex.vault import Vault
 
 OWNER = "Maren Okafor"
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    root = tmp_path / "vault"
-    init_vault(root)
-    settings = root / "mnemex.toml"
-    text = settings.read_text(encoding="utf-8").replace('name = "minilm"', 'name = "hashing"')
-    settings.write_text(text.replace("[vault]\n", f'[vault]\nowner = "{OWNER}"\n', 1), "utf-8")
-    return root
+    return owned_vault(tmp_path / "vault", OWNER)
 
 
 @pytest.fixture

@@ -2169,7 +2169,7 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
                 ),
                 None,
             )
-            if named and h_len(named) == len(inside[1].strip()):
+            if named and named.end - named.start == len(inside[1].strip()):
                 who = (text[named.start : named.end], f"{text[named.start : named.end]}'s")
                 rest = rest[: inside.start()] + rest[inside.end() :]
         if who is None or re.fullmatch(
@@ -2230,10 +2230,6 @@ def _person_line(tx: _Text, label: int) -> str | None:
             return f"{text[:label]}{who[0]} {'become' if who[0] == 'I' else 'becomes'} {rest}"
         return f"{text[:label]}{who[1]} role is {rest}"  # a title however cased
     return None
-
-
-def h_len(hit: _Hit) -> int:
-    return hit.end - hit.start
 
 
 def _elliptical(text: str, label_end: int) -> bool:
@@ -2610,9 +2606,10 @@ def extract(
             )
         ]
     # hostile text is refused as written; code, once chat forms are undone ("fyi Tom = X")
-    if not raw or _HOSTILE.search(raw) or _refuse(_unassign(_normalise(raw))):
+    normal = _normalise(raw)  # chat forms undone, assignments written with a colon
+    if not raw or _HOSTILE.search(raw) or _refuse(normal):
         return []
-    clean = _note_line(_value_last(_normalise(raw)), names)
+    clean = _note_line(_value_last(normal), names)
     tx = _scan(clean, names)
     read = _read(tx, speaker, proposal=raw.rstrip().endswith("?"))
     if read is None:

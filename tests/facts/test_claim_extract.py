@@ -1282,6 +1282,30 @@ SPENT_HELD_OUT_9 = [
 ]
 
 
+#: The tenth reader's misses on h10 and h11 (and their neighbours), read by the eleventh.
+SPENT_HELD_OUT_10 = [
+    "2025-09-05 M: fyi i'm at Tidewater, started 2022-04-01 => Maren Okafor | works_at | - |"
+    " Tidewater Labs | 2022-04-01 | - | - | -",
+    "2025-10-20 -: Ines D. role from 3 Nov 2025: Backend Engineer => Ines Duarte | role | - |"
+    " Backend Engineer | 2025-11-03 | - | - | P",
+    "2025-10-20 -: Ines D. - will be Backend Engineer from 3 Nov 2025 => Ines Duarte | role | - |"
+    " Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-01-20 -: Leaver: Tom Wierzbicki, Tidewater - last day 30 Jan 2026 => Tomasz Wierzbicki"
+    " | works_at | - | Tidewater Labs | - | 2026-01-31 | - | -",
+    "2026-02-11 M: tom = Platform Lead @ Kestrel since mon => Tomasz Wierzbicki | role | - |"
+    " Platform Lead | 2026-02-09 | - | - | -",
+    "2026-04-15 -: - Ines: in Madrid this month => Ines Duarte | lives_in | - | Madrid |"
+    " 2026-04-01 | 2026-05-01 | - | -",
+    "2026-04-15 -: Ines - is now in Porto => Ines Duarte | lives_in | - | Porto | - | - | - | -",
+    "2026-05-02 M: priya: tea in the a.m. => Priya Raman | prefers | drink | tea | - | - |"
+    " in the morning | -",
+    "2026-08-20 -: Ines D. -> KH Tech Lead from 1 Sep 2026 => Ines Duarte | role | - |"
+    " Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    "2026-03-01 -: agent guess (unconfirmed, not from M.): prefers Rust? => Maren Okafor |"
+    " prefers | language | Rust | - | - | - | H",
+]
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1446,6 +1470,27 @@ def test_eighth_spent_held_out_phrasings(line: str) -> None:
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_9, ids=[line[14:70] for line in SPENT_HELD_OUT_9])
 def test_ninth_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_10, ids=[line[14:70] for line in SPENT_HELD_OUT_10])
+def test_tenth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+def test_a_first_name_before_another_surname_is_someone_else() -> None:
+    day = dt.date(2026, 3, 2)
+    assert extract("Tom Dalton works at Kestrel", evidence_date=day, names=_book()) == []
+    [claim] = extract("Tom Wierzbicki works at Kestrel", evidence_date=day, names=_book())
+    assert claim.subject == "Tomasz Wierzbicki"
+
+
+def test_a_known_place_after_a_person_is_where_they_live() -> None:
+    book = _book()
+    book.add("Porto", "place")
+    day = dt.date(2026, 5, 2)
+    [claim] = extract("ines -> Porto", evidence_date=day, names=book, speaker=MAREN)
+    assert (claim.subject, claim.predicate, claim.value) == ("Ines Duarte", "lives_in", "Porto")
+    assert extract("ines -> Porto", evidence_date=day, names=_book(), speaker=MAREN) == []
 
 
 @pytest.mark.parametrize(("speaker", "text"), NOTHING)

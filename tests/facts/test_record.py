@@ -63,6 +63,20 @@ def test_the_name_book_knows_the_owner_entities_and_aliases(brain: Brain) -> Non
     assert book.lookup("TIDEWATER").kind == "organisation"  # type: ignore[union-attr]
 
 
+def test_where_someone_lived_is_a_place_the_book_knows(brain: Brain) -> None:
+    from mnemex.facts.record import add_fact
+
+    add_fact(brain, "Tom lives in Gdańsk since March 2026", now=at("2026-03-20"))
+    add_fact(brain, "Tom works at Tidewater", now=at("2026-03-21"))
+    book = name_book(brain)
+    assert book.lookup("gdansk") is not None and book.lookup("gdansk").kind == "place"  # type: ignore[union-attr]
+    assert book.lookup("tidewater").kind == "organisation"  # type: ignore[union-attr]
+    recorded = add_fact(brain, "tom -> Gdańsk", now=at("2026-04-02"))
+    [change] = recorded.changes
+    assert change.fact is not None and change.fact.predicate == "lives_in"
+    assert (change.outcome, change.fact.value) == ("confirmed", "Gdańsk")
+
+
 def test_each_change_is_one_commit_and_undo_takes_it_back(brain: Brain) -> None:
     root = brain.vault.root
     first = record_claims(

@@ -555,8 +555,8 @@ _CONDITION_TIME = (
         re.compile(
             r"\b(?:in\s+the\s+mornings?|mornings|every\s+morning|of\s+a\s+morning|an?\s+morning"
             r"|before\s+(?:noon|lunch|midday|10|11|12)"
-            r"|(?:at|with|for)\s+breakfast|first\s+thing|early\s+in\s+the\s+day|(?<=\d)\s*a\.?m\.?(?=\s|$|[.,;])"
-            r"|a\.m\.(?=\s|$|[,;]))\b",
+            r"|(?:at|with|for)\s+breakfast|first\s+thing|early\s+in\s+the\s+day)\b"
+            r"|(?<=\d)\s*a\.?m\.?(?=\s|$|[.,;])|\ba\.m\.(?=\s|$|[,;)])",
             re.I,
         ),
         "in the morning",
@@ -878,7 +878,7 @@ _WORK_CUE = re.compile(
     r"\s+(?:at|with)"
     r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
     r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the"
-    r"|(?:(?:is|'s)\s+(?:now\s+|still\s+|also\s+)?|\bnow\s+)at"
+    r"|(?:(?:is|'s|'m|am)\s+(?:now\s+|still\s+|also\s+)?|\bnow\s+)at"
     r"|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:)\s*(?:the\s+)?",
     re.I,
 )
@@ -1067,7 +1067,30 @@ def _name_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
             continue
         if m.group(0) == "i" or (text[m.start() : m.end()] == "I" and entry.kind == "person"):
             continue
-        hits.append(_Hit(m.start(), m.end(), entry.canonical, entry.kind))
+        end = m.end()
+        surname = entry.canonical.split()[-1] if entry.kind == "person" else ""
+        after = re.match(r"\s+([A-Z])(?:\.|[\w'-]*)", text[end:])
+        if (  # "Ines D.", "Tom Wierzbicki": the surname, or its initial, is part of the name
+            after
+            and " " in entry.canonical
+            and surname.startswith(after[1])
+            and (after[0].endswith(".") or _fold_keep(after[0].strip()) == _fold_keep(surname))
+        ):
+            end += after.end()
+        elif after and surname and " " in entry.canonical and " " not in m.group(0).strip():
+            span = _cap_span(text, m.end() + after.start(1), max_words=4)
+            word = after[0].strip()
+            if (
+                span is not None
+                and re.fullmatch(r"[A-Z][a-z][\w'-]+", word)
+                and word.lower() not in _TIME_WORDS
+                and word.lower()[:3] not in _DATE_ABBREV
+                and names.lookup(word) is None
+                and _fold_keep(word) not in _GAZ_FOLDED
+                and not _ROLE_HEADS.search(text[span[0] : span[1]])
+            ):
+                continue  # "Tom Dalton" is someone else than Tomasz Wierzbicki
+        hits.append(_Hit(m.start(), end, entry.canonical, entry.kind))
     return sorted(hits + _initial_hits(text, names, hits), key=lambda h: h.start)
 
 
@@ -1085,8 +1108,10 @@ def _initials(names: NameBook) -> dict[str, str]:
     return cached  # type: ignore[return-value]
 
 
+#: What a weekday's or a month's name starts with ("Mon", "Sept"): never a surname.
+_DATE_ABBREV = frozenset(w[:3] for w in (*WEEKDAYS, *MONTHS))
 #: A lone initial standing for a person, a word or a possessive after it: "P. is out".
-_INITIAL = re.compile(r"(?<![\w.])([A-Z])(?:\.(?=\s+[a-z]|'s\b)|(?=\s+[a-z]+s\b))")
+_INITIAL = re.compile(r"(?<![\w.])([A-Z])(?:\.(?=\s+[a-z]|'s\b|\)|:)|(?=\s+[a-z]+s\b))")
 
 
 def _initial_hits(text: str, names: NameBook, taken: list[_Hit]) -> list[_Hit]:
@@ -1637,7 +1662,9 @@ def _find_works_at(tx: _Text) -> _Finding | None:
         if named is None:
             continue
         # "is at X" and "job: X" name an employer only when X is known
-        at = re.match(r"(?:is|'s|now)\b|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:", cue)
+        at = re.match(
+            r"(?:is|'s|'m|am|now)\b|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:", cue
+        )
         if (cue.startswith(("move", "moving", "on the")) or at) and named[0] not in known:
             continue  # "moved to Lisbon" is a home, "on the Keelhaul team" a team, "is at Lisbon"
         if at and _VISIT.search(t[named[1] :]):
@@ -1676,8 +1703,16 @@ def _find_works_at(tx: _Text) -> _Finding | None:
             None,
         )
         if person:
+            # "Tom Wierzbicki, Tidewater - last day 30 Jan 2026" (a leavers' list)
+            leaving = re.match(r"\s*[-–—,:(]\s*(?:last|final)\s+(?:working\s+)?day\b", after, re.I)
             return _Finding(
-                "works_at", org.canonical, person.start, org.end, "person", subject=person.canonical
+                "works_at",
+                org.canonical,
+                person.start,
+                org.end,
+                "person",
+                closing=leaving is not None,
+                subject=person.canonical,
             )
     return None
 
@@ -2011,6 +2046,8 @@ _NOTE_ATTRS: tuple[tuple[str, str], ...] = (
     ("uses", rf"(?:(?:new|current|main|daily)\s+)?(?P<k3>{_NOTE_KIND})"),
 )
 _NOTE_SEP = r"\s*(?:\([^)]*\))?\s*(?:[:=]|->|→|\s[—–-])\s*"
+#: When a note's attribute holds, between it and its value: "role from 3 Nov 2025: ...".
+_NOTE_WHEN = r"\s+(?:from|since|as\s+of|effective|starting|until|till)\s+[\w ./-]{1,30}?"
 
 
 def _cell_kind(cell: str, names: NameBook) -> str | None:
@@ -2149,7 +2186,8 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
     body = text[label:]
     for predicate, attr in _NOTE_ATTRS:
         m = re.match(
-            rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr}){_NOTE_SEP}(?P<value>[^,;()]+?)"
+            rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr})(?P<when>{_NOTE_WHEN})?{_NOTE_SEP}"
+            r"(?P<value>[^,;()]+?)"
             r"(?P<rest>\s*(?:[,;(].*)?)$",
             body,
             re.I,
@@ -2180,6 +2218,8 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
         kind = _note_kind(m)
         said = _as_sentence(predicate, who, kind, m["value"].strip())
         tail = f"{rest}{' ' + aside.group(0) if aside else ''}"
+        if m["when"]:  # "role from 3 Nov 2025: Backend Engineer"
+            tail = f",{m['when']}{tail}"
         return f"{text[:label]}{said}{tail}"
     return None
 
@@ -2208,6 +2248,10 @@ def _person_line(tx: _Text, label: int) -> str | None:
             else ("joins" if arrow else "works at")
         )
         return f"{text[:label]}{who[0]} {verb} {rest}"
+    place = next((h for h in tx.names if h.kind == "place" and h.start == at), None)
+    if place is not None:  # "ines -> Porto": a known place
+        verb = "live" if who[0] == "I" else "lives"
+        return f"{text[:label]}{who[0]} {verb} in {rest}"
     for predicate, attr in _NOTE_ATTRS:
         m = re.match(
             rf"(?P<attr>{attr})\s*:?\s+(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$", rest, re.I
@@ -2216,10 +2260,15 @@ def _person_line(tx: _Text, label: int) -> str | None:
             kind = _note_kind(m)
             said = _as_sentence(predicate, who, kind, m["value"].strip())
             return f"{text[:label]}{said}{m['rest']}"
-    if re.match(r"(?:(?:now|still|currently)\s+)?(?:in|based\s+in|living\s+in)\s+[A-Z]", rest):
-        verb = "live" if who[0] == "I" else "lives"  # "Ines: in Madrid for this month"
-        place = re.sub(r"^.*?\bin\s+", "in ", rest, count=1)
-        return f"{text[:label]}{who[0]} {verb} {place}"
+    lead = re.match(
+        r"(?:is\s+)?(?:(now|still|currently)\s+)?(?:in|based\s+in|living\s+in)\s+[A-Z]", rest
+    )
+    if lead:  # "Ines: in Madrid this month" is a state now, as "is living in" says
+        verb = ("am" if who[0] == "I" else "is") + (f" {lead[1]}" if lead[1] else "")
+        where = re.sub(r"^.*?\bin\s+", "in ", rest, count=1)
+        return f"{text[:label]}{who[0]} {verb} living {where}"
+    if re.match(r"(?:will\s+be|is\s+now|is|becomes|became|was)\s+\S", rest):
+        return f"{text[:label]}{who[0]} {rest}"  # "Ines D. - will be Backend Engineer ..."
     tool = next((h for h in tx.tools if h.start == at), None)
     if tool is not None:
         verb = "prefer" if tool.category in _TASTES else "use"
@@ -2281,9 +2330,13 @@ def _subject(tx: _Text, finding: _Finding, speaker: str | None) -> tuple[str | N
     after = [h for h in candidates if h.start >= finding.cue_end or h.start >= finding.cue]
     pick = before[-1] if before else (after[0] if after else None)
     if pick is None:
-        if _elliptical(tx.text, tx.label_end):
-            return speaker, speaker is not None
-        return None, False
+        if not _elliptical(tx.text, tx.label_end):
+            return None, False
+        if speaker is None:  # "agent guess (not from M.): prefers Rust?" is about M.
+            named = {h.canonical for h in tx.names if h.kind == "person" and h.end <= tx.label_end}
+            if len(named) == 1:
+                return named.pop(), True
+        return speaker, speaker is not None
     if pick.kind == "first":
         return speaker, speaker is not None
     return pick.canonical, True

@@ -188,15 +188,27 @@ def name_book(brain: Brain) -> NameBook:
         book.add(title, kind, aliases, page)
     for project in sorted(projects):
         book.add(project, "project", ())
+    places: set[str] = set()
     for path in sorted((root / FACTS_DIR).glob("*.md")):
         try:
-            fm = _frontmatter_only(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            fm = _frontmatter_only(text)
         except (OSError, UnicodeDecodeError):
             continue
         if fm.get("type") == FACTS_TYPE and isinstance(fm.get("subject"), str):
             aliases = tuple(a for a in fm.get("aliases") or [] if isinstance(a, str))
             book.add(str(fm["subject"]), "thing", aliases)
+            places.update(_LIVES_IN_VALUE.findall(text))
+    for place in sorted(places):  # where someone lived is a place ("ines -> Porto")
+        if book.lookup(place) is None:
+            book.add(place, "place")
     return book
+
+
+#: The value of a ``lives_in`` block in a fact file (the ``predicate`` line comes first).
+_LIVES_IN_VALUE = re.compile(
+    r"^- predicate: lives_in\n(?:- (?!value:)[^\n]*\n)*?- value: ([^\n]+)$", re.M
+)
 
 
 # ---------------------------------------------------------------- files

@@ -149,6 +149,13 @@ _P_WEEKDAY_SHORT = re.compile(
     r"\b(?:(?P<which>last|next|this\s+past|past|this|coming)\s+)?"
     r"(?P<wd>Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?!\s*\d)"
 )
+#: A weekday written short in lower case, after a word that takes a day (``since mon``,
+#: ``last fri``): only the short forms that are no English word (``sat``, ``sun``, ``wed``
+#: are).
+_P_WEEKDAY_LOWER = re.compile(
+    r"\b(?:since|from|until|till|by|on|starting|(?P<which>last|next|this\s+past|past|this|coming))"
+    r"\s+(?P<wd>mon|tues?|thu(?:rs?)?|fri)\b\.?(?!\s*\d)"
+)
 _P_WEEKDAY_OF_WEEK = re.compile(
     r"\b(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|Mon|Tues?|Wed|Thu(?:rs?)?"
     r"|Fri|Sat|Sun)\.?,?\s+(?:of\s+)?(?P<which>this|last|next)\s+week\b",
@@ -540,7 +547,11 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
         hit = _day(m.group(0), m, _monday(d) + dt.timedelta(weeks=step, days=target), rel=True)
         if hit:
             out.append(hit)
-    weekdays = [*_P_WEEKDAY.finditer(text), *_P_WEEKDAY_SHORT.finditer(text)]
+    weekdays = [
+        *_P_WEEKDAY.finditer(text),
+        *_P_WEEKDAY_SHORT.finditer(text),
+        *_P_WEEKDAY_LOWER.finditer(text),
+    ]
     for m in weekdays:
         name = m["wd"].lower()
         target = WEEKDAYS.get(name, _WEEKDAY_SHORT.get(name[:3], 0))
@@ -554,9 +565,12 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             day = d + dt.timedelta(days=(target - d.weekday()) % 7 or 7)
         else:
             day = d - dt.timedelta(days=back)
-        hit = _day(m.group(0), m, day, rel=True)
-        if hit:
-            out.append(hit)
+        start = m.start("which") if m["which"] else m.start("wd")  # not "since" in "since mon"
+        out.append(
+            TimeMention(
+                text[start : m.end()], start, m.end(), day, day + dt.timedelta(days=1), "day", True
+            )
+        )
     for m in _P_NEW_YEAR.finditer(text):
         year = d.year + 1 if future and (d.month, d.day) != (1, 1) else d.year
         hit = _day(m.group(0), m, dt.date(year, 1, 1), rel=True)

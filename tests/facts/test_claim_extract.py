@@ -1305,6 +1305,22 @@ SPENT_HELD_OUT_10 = [
     " prefers | language | Rust | - | - | - | H",
 ]
 
+#: The eleventh reader's misses on h12 that the twelfth reads (h12 scored once before these).
+SPENT_HELD_OUT_12 = [
+    "2025-09-05 M: home city -> rotterdam, from 2019-03-01 => Maren Okafor | lives_in | - |"
+    " Rotterdam | 2019-03-01 | - | - | -",
+    "2025-09-10 M: note to self - role: Sr. Software Engineer => Maren Okafor | role | - |"
+    " Senior Software Engineer | - | - | - | -",
+    "2025-10-20 -: role: backend eng. (I. Duarte), eff. 2025-11-03 => Ines Duarte | role | - |"
+    " backend Engineer | 2025-11-03 | - | - | P",
+    "2026-05-02 M: relocating → lisbon, july => Maren Okafor | lives_in | - | Lisbon |"
+    " 2026-07-01 | - | - | P",
+    "2026-03-20 -: Promotion: M. Okafor -> Staff Eng., effective next month => Maren Okafor |"
+    " role | - | Staff Engineer | 2026-04-01 | - | - | P",
+    "2026-08-20 -: Appt: I. Duarte, tech lead for KH, from 2026-09-01 => Ines Duarte | role | - |"
+    " Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+]
+
 
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
@@ -1474,6 +1490,11 @@ def test_ninth_spent_held_out_phrasings(line: str) -> None:
 
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_10, ids=[line[14:70] for line in SPENT_HELD_OUT_10])
 def test_tenth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
+@pytest.mark.parametrize("line", SPENT_HELD_OUT_12, ids=[line[14:70] for line in SPENT_HELD_OUT_12])
+def test_twelfth_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
 
 

@@ -599,7 +599,7 @@ _CONDITION_STRIP = re.compile(
 
 _SPLIT = re.compile(r";|(?<=[.!?])\s+(?=[A-Z\"'(])")
 _ABBREV_END = re.compile(
-    r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Sr|Jr|Snr|Jnr|vs|etc|e\.g|i\.e|approx|Inc|Ltd|No))\.$"
+    r"(?:\b[A-Z]|\b(?:Dr|Mr|Mrs|Ms|St|Sr|Jr|Snr|Jnr|vs|etc|e\.g|i\.e|approx|Inc|Ltd|No|[Ee]ng|[Ee]ff))\.$"
 )
 
 _TIME_ANCHOR = re.compile(
@@ -1919,7 +1919,7 @@ _NOT_A_PLACE_WORD = frozenset(
 _HOME_CUE_LOWER = re.compile(
     r"\b(?:lives?|living|lived|based|settled|staying|resident)\s+in\s+(?P<w>[a-z][\w'-]*)"
     r"|\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|emigrat\w+)\s+to\s+(?P<v>[a-z][\w'-]*)"
-    r"|\b(?:home(?:\s+city|\s+town)?|hometown|city|location)\s*[:=-]\s*(?P<u>[a-z][\w'-]*)",
+    r"|\b(?:home(?:\s+city|\s+town)?|hometown|city|location)\s*(?:[:=-]|->|→)\s*(?P<u>[a-z][\w'-]*)",
     re.I,
 )
 
@@ -2146,7 +2146,9 @@ _LABEL_PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = (
         "lives_in",
     ),
     (
-        re.compile(r"promot\w*|role\s+changes?|new\s+roles?|appointments?|title\s+changes?", re.I),
+        re.compile(
+            r"promot\w*|role\s+changes?|new\s+roles?|appointments?|appts?\.?|title\s+changes?", re.I
+        ),
         "role",
     ),
     (re.compile(r"new\s+hires?|hires|joiners?|new\s+joiners?|welcome", re.I), "works_at"),
@@ -2585,7 +2587,7 @@ _PROPOSAL = re.compile(
 _OPENER = re.compile(
     r"^(?:fyi|btw|by\s+the\s+way|ps|p\.s\.|heads[\s-]up|quick\s+note|just\s+so\s+you\s+know"
     r"|for\s+the\s+record|update|ok(?:ay)?|so|remember(?=\s*[-:,])|remember(?!\s+(?:that|to)\b)"
-    r"|note(?=\s*[-,]))\b[,:!.\s-]*(?=\S)",
+    r"|note\s+to\s+self|note(?=\s*[-,]))\b[,:!.\s-]*(?=\S)",
     re.I,
 )
 #: A request to keep something, asked as a question: "Could you remember that Tom ...?"
@@ -2603,6 +2605,15 @@ def _normalise(text: str) -> str:
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
     text = re.sub(r"^(?:[-*•]|\d+[.)])\s+", "", text)  # a list item's bullet
+    text = re.sub(r"(?<=[A-Za-z] )(?:eng|engr)\b\.?(?=$|[\s,;)(])", "Engineer", text, flags=re.I)
+    # "relocating → lisbon, july": a move's arrow is its "to", a month after it its "in"
+    text = re.sub(
+        r"\b(relocat\w+|mov(?:e|es|ed|ing))\s*(?:->|→)\s*([^\s,;]+)(?:,\s*(?=(?:in\s+)?[A-Za-z]+$))?",
+        lambda m: f"{m[1]} to {m[2]}" + (" in " if m.group(0).rstrip().endswith(",") else ""),
+        text,
+        flags=re.I,
+    )
+    text = re.sub(r"\s*(?:->|→)\s*(?=(?:now|currently)\s+(?:in|at|based)\b)", ", ", text)
     text = _truecase(_OPENER.sub("", text), chat=not text[:1].isupper())
     text = _CLOSER.sub("", text)
     text = re.sub(r"\bSWEs?\b", lambda m: "Software Engineer" + m.group(0)[3:], text)

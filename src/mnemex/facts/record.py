@@ -53,7 +53,7 @@ FACTS_DIR = "facts"
 # a sentence ends at . ! ? before a capital, but not after an initial ("M. Okafor") or a title
 _SENTENCE = re.compile(
     r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)"
-    r"(?<!\bSr\.)(?<!\bJr\.)(?<!\bSnr\.)(?<!\bJnr\.)"
+    r"(?<!\bSr\.)(?<!\bJr\.)(?<!\bSnr\.)(?<!\bJnr\.)(?<!\b[Ee]ng\.)(?<!\b[Ee]ff\.)"
     r"\s+(?=[A-Z\"'“(])"
 )
 _ENTITY_KINDS: dict[str, SubjectKind] = {

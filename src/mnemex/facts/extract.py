@@ -1067,31 +1067,40 @@ def _name_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
             continue
         if m.group(0) == "i" or (text[m.start() : m.end()] == "I" and entry.kind == "person"):
             continue
-        end = m.end()
-        surname = entry.canonical.split()[-1] if entry.kind == "person" else ""
-        after = re.match(r"\s+([A-Z])(?:\.|[\w'-]*)", text[end:])
-        if (  # "Ines D.", "Tom Wierzbicki": the surname, or its initial, is part of the name
-            after
-            and " " in entry.canonical
-            and surname.startswith(after[1])
-            and (after[0].endswith(".") or _fold_keep(after[0].strip()) == _fold_keep(surname))
-        ):
-            end += after.end()
-        elif after and surname and " " in entry.canonical and " " not in m.group(0).strip():
-            span = _cap_span(text, m.end() + after.start(1), max_words=4)
-            word = after[0].strip()
-            if (
-                span is not None
-                and re.fullmatch(r"[A-Z][a-z][\w'-]+", word)
-                and word.lower() not in _TIME_WORDS
-                and word.lower()[:3] not in _DATE_ABBREV
-                and names.lookup(word) is None
-                and _fold_keep(word) not in _GAZ_FOLDED
-                and not _ROLE_HEADS.search(text[span[0] : span[1]])
-            ):
-                continue  # "Tom Dalton" is someone else than Tomasz Wierzbicki
-        hits.append(_Hit(m.start(), end, entry.canonical, entry.kind))
+        end = _person_end(text, m.start(), m.end(), entry, names)
+        if end is not None:
+            hits.append(_Hit(m.start(), end, entry.canonical, entry.kind))
     return sorted(hits + _initial_hits(text, names, hits), key=lambda h: h.start)
+
+
+def _person_end(text: str, start: int, end: int, entry: Name, names: NameBook) -> int | None:
+    """Where the name found at ``text[start:end]`` ends: past the surname or its initial
+    after a first name ("Ines D.", "Tom Wierzbicki"); None when another surname follows
+    ("Tom Dalton" is someone else than Tomasz Wierzbicki)."""
+    if entry.kind != "person" or " " not in entry.canonical:
+        return end
+    surname = entry.canonical.split()[-1]
+    after = re.match(r"\s+([A-Z])(?:\.|[\w'-]*)", text[end:])
+    if after is None:
+        return end
+    word = after[0].strip()
+    if surname.startswith(after[1]) and (
+        word.endswith(".") or _fold_keep(word) == _fold_keep(surname)
+    ):
+        return end + after.end()
+    if " " in text[start:end].strip():
+        return end  # a full name already
+    span = _cap_span(text, end + after.start(1), max_words=4)
+    other = (
+        span is not None
+        and re.fullmatch(r"[A-Z][a-z][\w'-]+", word) is not None
+        and word.lower() not in _TIME_WORDS
+        and word.lower()[:3] not in _DATE_ABBREV
+        and names.lookup(word) is None
+        and _fold_keep(word) not in _GAZ_FOLDED
+        and not _ROLE_HEADS.search(text[span[0] : span[1]])
+    )
+    return None if other else end
 
 
 def _initials(names: NameBook) -> dict[str, str]:

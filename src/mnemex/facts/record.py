@@ -34,7 +34,7 @@ from mnemex.facts.extract import extract
 from mnemex.facts.model import Evidence, Fact, Provenance, When, fact_id
 from mnemex.facts.model_reader import ModelReader
 from mnemex.facts.rule import Applied, apply_fact
-from mnemex.facts.store import FACTS_TYPE, FactFile, parse_facts, render_facts
+from mnemex.facts.store import FACTS_TYPE, FactFile, parse_facts, render_facts, values_of
 from mnemex.report import Report
 from mnemex.text.dates import parse_date, utc_iso
 from mnemex.text.sanitise import redact_secrets, sanitise
@@ -198,17 +198,11 @@ def name_book(brain: Brain) -> NameBook:
         if fm.get("type") == FACTS_TYPE and isinstance(fm.get("subject"), str):
             aliases = tuple(a for a in fm.get("aliases") or [] if isinstance(a, str))
             book.add(str(fm["subject"]), "thing", aliases)
-            places.update(_LIVES_IN_VALUE.findall(text))
+            places.update(values_of(text, "lives_in"))
     for place in sorted(places):  # where someone lived is a place ("ines -> Porto")
         if book.lookup(place) is None:
             book.add(place, "place")
     return book
-
-
-#: The value of a ``lives_in`` block in a fact file (the ``predicate`` line comes first).
-_LIVES_IN_VALUE = re.compile(
-    r"^- predicate: lives_in\n(?:- (?!value:)[^\n]*\n)*?- value: ([^\n]+)$", re.M
-)
 
 
 # ---------------------------------------------------------------- files

@@ -359,6 +359,14 @@ def merge_fact_files(ours: str, theirs: str, path: str) -> str:
     return render_facts(merged)
 
 
+def values_of(text: str, predicate: str) -> list[str]:
+    """The values of ``predicate``'s blocks in a fact file's text, without reading the file
+    whole: :func:`render_facts` writes ``- predicate:`` before ``- value:``, so a block a
+    person reordered by hand is not seen here (:func:`parse_facts` reads it as ever)."""
+    pattern = rf"^- predicate: {re.escape(predicate)}\n(?:- (?!value:)[^\n]*\n)*?- value: ([^\n]+)$"
+    return re.findall(pattern, text, re.M)
+
+
 __all__ = [
     "FACTS_TYPE",
     "FactFile",
@@ -366,4 +374,5 @@ __all__ = [
     "merge_fact_files",
     "parse_facts",
     "render_facts",
+    "values_of",
 ]

@@ -343,10 +343,13 @@ def _count(token: str) -> int:
     return int(low) if low.isdigit() else _NUMBERS.get(low, 1)
 
 
-def _day(phrase: str, m: re.Match[str], day: dt.date | None, *, rel: bool) -> TimeMention | None:
+def _day(
+    phrase: str, m: re.Match[str], day: dt.date | None, *, rel: bool, start: int | None = None
+) -> TimeMention | None:
     if day is None:
         return None
-    return TimeMention(phrase, m.start(), m.end(), day, day + dt.timedelta(days=1), "day", rel)
+    at = m.start() if start is None else start
+    return TimeMention(phrase, at, m.end(), day, day + dt.timedelta(days=1), "day", rel)
 
 
 def _month(phrase: str, m: re.Match[str], year: int, month: int, *, rel: bool) -> TimeMention:
@@ -566,11 +569,9 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
         else:
             day = d - dt.timedelta(days=back)
         start = m.start("which") if m["which"] else m.start("wd")  # not "since" in "since mon"
-        out.append(
-            TimeMention(
-                text[start : m.end()], start, m.end(), day, day + dt.timedelta(days=1), "day", True
-            )
-        )
+        hit = _day(text[start : m.end()], m, day, rel=True, start=start)
+        if hit:
+            out.append(hit)
     for m in _P_NEW_YEAR.finditer(text):
         year = d.year + 1 if future and (d.month, d.day) != (1, 1) else d.year
         hit = _day(m.group(0), m, dt.date(year, 1, 1), rel=True)

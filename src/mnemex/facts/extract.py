@@ -133,6 +133,7 @@ from dataclasses import dataclass, replace
 from dateutil.relativedelta import relativedelta
 
 from mnemex.facts.claims import Claim, Name, NameBook, Precision
+from mnemex.facts.places import CITIES
 from mnemex.facts.when import MONTHS, WEEKDAYS, TimeMention, find_times, is_future
 
 # --------------------------------------------------------------------------- gazetteer
@@ -475,6 +476,8 @@ def _alternation(aliases: list[str]) -> str:
 
 
 _GAZ_FOLDED, _GAZ_EXACT = _load_gazetteer()
+_CITY_KEYS = {_fold_keep(name): city for name, city in CITIES.items()}
+_CITY_RE = re.compile(rf"(?<![\w.-])(?:{_alternation(list(_CITY_KEYS))})(?![\w-]|\.\w)")
 #: Every built-in entry by folded alias (case-insensitive aliases only).
 GAZETTEER: dict[str, Software] = dict(_GAZ_FOLDED)
 _GAZ_RE = re.compile(rf"(?<![\w.+#-])(?:{_alternation(list(_GAZ_FOLDED))})(?![\w+#]|\.\w)")
@@ -947,6 +950,7 @@ _LIVE_CUE = re.compile(
 )
 _LIVE_THERE = re.compile(r"\b(?:still\s+)?(?:living|lives?|based|staying)\s+there\b", re.I)
 _MOVE_WORD = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat\w+|emigrat\w+)\b", re.I)
+_PLAN_WORD = re.compile(r"mov(?:e|es|ing)|relocat(?:e|es|ing)|emigrat(?:e|es|ing)", re.I)
 _PLACE_TRAIL = frozenset(
     {
         "office",
@@ -1057,8 +1061,22 @@ def _name_pattern(names: NameBook) -> tuple[re.Pattern[str], dict[str, Name]]:
 
 
 def _name_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
-    if not names.names:
-        return []
+    hits: list[_Hit] = []
+    if names.names:
+        hits = _book_hits(text, folded, names)
+    for m in _CITY_RE.finditer(folded):  # a city is a place however cased: "ines: madrid"
+        if _overlaps(m.start(), m.end(), hits) is None:
+            city = _CITY_KEYS[" ".join(m.group(0).split())]
+            typed = " ".join(text[m.start() : m.end()].split())
+            if _fold_keep(typed) == _fold_keep(city):  # the writer's spelling, capitalised
+                city = typed if not typed.islower() else city
+            known = names.lookup(city)
+            if known is None or known.kind == "place":
+                hits.append(_Hit(m.start(), m.end(), city, "place"))
+    return sorted(hits, key=lambda h: h.start)
+
+
+def _book_hits(text: str, folded: str, names: NameBook) -> list[_Hit]:
     pattern, by_key = _name_pattern(names)
     hits: list[_Hit] = []
     for m in pattern.finditer(folded):
@@ -1306,6 +1324,7 @@ def _find_status(tx: _Text) -> _Finding | None:
                 r"|compassionate|garden)\s+leave\b|\b(?:on|starts?|starting|started|begins?|began|goes\s+on"
                 r"|going\s+on|went\s+on|takes?|taking|took)\s+(?:(?:her|his|their|my|a|some)\s+)?leave\b"
                 r"|\bOOO\b|\bout\s+of\s+(?:the\s+)?office\b"
+                r"|\b(?:off|away|out)\s*(?:\(\s*|[-–—,:]\s*)(?:on\s+)?leave\b"  # "off (leave)"
                 # "back from leave on 1 March" (dated: the leave ends then)
                 r"|\b(?:back|returns?|returning)\s+from\s+(?:(?:her|his|their|my)\s+)?(?:\w+\s+)?leave\b"
                 r"(?=.*\d)",
@@ -1727,6 +1746,9 @@ def _find_works_at(tx: _Text) -> _Finding | None:
 
 
 def _place_at(tx: _Text, pos: int) -> tuple[str, int] | None:
+    known = next((h for h in tx.names if h.kind == "place" and h.start == pos), None)
+    if known is not None:  # a place the brain knows, however cased: "ines -> madrid"
+        return known.canonical, known.end
     span = _cap_span(tx.text, pos, max_words=4)
     if span is None:
         return None
@@ -1812,12 +1834,29 @@ def _find_lives_in(tx: _Text) -> _Finding | None:
             place = _place_at(tx, pm.end())
             if place:
                 return _Finding("lives_in", place[0], there.start(), there.end(), "person")
-    if _MOVE_WORD.search(t):
+    move = _MOVE_WORD.search(t)
+    if move:
         for m in re.finditer(r"\s+to\s+", t):
             place = _place_at(tx, m.end())
             before = re.search(r"([A-Z][\w'-]*)\s*$", t[: m.start() + 1].rstrip())
             if place and before and _place_at(tx, before.start(1)):
                 return _Finding("lives_in", place[0], m.start(), place[1], "person")
+        # "moved yday -> now in lisbon", "relocated last week to Porto": where the move ended
+        after = re.search(
+            r"\b(?:(?:now|currently)\s+(?:in|at|based\s+in|living\s+in)|to)\s+", t[move.end() :]
+        )
+        place = _place_at(tx, move.end() + after.end()) if after else None
+        if place and place[0] in {h.canonical for h in tx.names if h.kind == "place"}:
+            a, _ = tx.clause_text(move.start())
+            if not _negated(t, move.start(), a):
+                return _Finding(
+                    "lives_in",
+                    place[0],
+                    move.start(),
+                    place[1],
+                    "person",
+                    future_cue=_PLAN_WORD.fullmatch(move.group(0)) is not None,
+                )
     return None
 
 
@@ -2244,7 +2283,7 @@ def _person_line(tx: _Text, label: int) -> str | None:
     if person is None and me is None:
         return None
     end = person.end if person is not None else label + me.end()  # type: ignore[union-attr]
-    sep = re.match(r"\s*(?P<sep>\||->|→|–|—|-|:)\s*", text[end:])
+    sep = re.match(r"\s*(?P<sep>\||->|→|–|—|-|:|·)\s*", text[end:])
     if sep is None:
         return None
     at = end + sep.end()
@@ -2259,9 +2298,17 @@ def _person_line(tx: _Text, label: int) -> str | None:
             else ("joins" if arrow else "works at")
         )
         return f"{text[:label]}{who[0]} {verb} {rest}"
+    plan = _PLANNED_MOVE.match(rest)
+    if plan is not None and plan["p"].lower() not in _NOT_A_PLACE_WORD | _NOT_A_MOVE_PLACE:
+        where = plan["p"][:1].upper() + plan["p"][1:]  # "tom: gdańsk relocation planned"
+        verb = "plan" if who[0] == "I" else "plans"
+        return f"{text[:label]}{who[0]} {verb} to relocate to {where} {plan['rest']}"
     place = next((h for h in tx.names if h.kind == "place" and h.start == at), None)
-    if place is not None:  # "ines -> Porto": a known place
-        verb = "live" if who[0] == "I" else "lives"
+    if place is not None:  # "ines -> Porto": a known place; "ines: madrid" a state now
+        if arrow:
+            verb = "live" if who[0] == "I" else "lives"
+        else:
+            verb = ("am" if who[0] == "I" else "is") + " living"
         return f"{text[:label]}{who[0]} {verb} in {rest}"
     for predicate, attr in _NOTE_ATTRS:
         m = re.match(
@@ -2280,6 +2327,11 @@ def _person_line(tx: _Text, label: int) -> str | None:
         return f"{text[:label]}{who[0]} {verb} living {where}"
     if re.match(r"(?:will\s+be|is\s+now|is|becomes|became|was)\s+\S", rest):
         return f"{text[:label]}{who[0]} {rest}"  # "Ines D. - will be Backend Engineer ..."
+    when = _WHEN_ARROW.match(rest)
+    if when is not None:  # "priya: mornings → tea": the value under that condition
+        at += when.end()
+        day = when["day"].lower().rstrip("s")
+        rest = f"{text[at:]} {'on' if day.startswith('week') else 'in the'} {day}s"
     tool = next((h for h in tx.tools if h.start == at), None)
     if tool is not None:
         verb = "prefer" if tool.category in _TASTES else "use"
@@ -2290,6 +2342,23 @@ def _person_line(tx: _Text, label: int) -> str | None:
             return f"{text[:label]}{who[0]} {'become' if who[0] == 'I' else 'becomes'} {rest}"
         return f"{text[:label]}{who[1]} role is {rest}"  # a title however cased
     return None
+
+
+#: A planned move named by where it goes: "gdańsk relocation planned", "Berlin move scheduled".
+_PLANNED_MOVE = re.compile(
+    r"(?P<p>[^\W\d_][\w'-]*)\s+(?:relocation|move)\s+(?=(?:is\s+)?(?:planned|scheduled|upcoming"
+    r"|pending|coming))(?P<rest>.*)$",
+    re.I,
+)
+_NOT_A_MOVE_PLACE = frozenset(
+    {"house", "home", "office", "desk", "team", "server", "db", "database", "data", "repo", "big"}
+)
+#: A time of day or week, then an arrow to what holds then: "mornings → tea".
+_WHEN_ARROW = re.compile(
+    r"(?:in\s+the\s+|on\s+)?(?P<day>mornings?|afternoons?|evenings?|nights?|weekends?|weekdays?)"
+    r"\s*(?:->|→|=|:)\s*",
+    re.I,
+)
 
 
 def _elliptical(text: str, label_end: int) -> bool:

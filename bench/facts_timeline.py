@@ -85,6 +85,8 @@ HELDOUT9 = Path(__file__).parent / "data" / "facts_timeline_heldout9.yaml"
 HELDOUT10 = Path(__file__).parent / "data" / "facts_timeline_heldout10.yaml"
 HELDOUT11 = Path(__file__).parent / "data" / "facts_timeline_heldout11.yaml"
 HELDOUT12 = Path(__file__).parent / "data" / "facts_timeline_heldout12.yaml"
+HELDOUT13 = Path(__file__).parent / "data" / "facts_timeline_heldout13.yaml"
+HELDOUT14 = Path(__file__).parent / "data" / "facts_timeline_heldout14.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -98,9 +100,11 @@ LATER = (
     ("heldout10", HELDOUT10),
     ("heldout11", HELDOUT11),
     ("heldout12", HELDOUT12),
+    ("heldout13", HELDOUT13),
+    ("heldout14", HELDOUT14),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 13)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 15)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

@@ -1344,6 +1344,57 @@ SPENT_HELD_OUT_12 = [
 ]
 
 
+#: The misreads of the thirteenth reader on h13 and h14 (scored once, now spent), and the
+#: same forms worded otherwise.
+SPENT_HELD_OUT_13_14 = [
+    "2026-09-20 -: Based on how she has been working, my own read is that Maren prefers Rust as a"
+    " language; she hasn't said so herself. => Maren Okafor | prefers | language | Rust | - | - |"
+    " - | H",
+    "2026-09-20 -: From watching how Maren works, my own read is that she prefers Rust; she"
+    " hasn't said so herself. => Maren Okafor | prefers | language | Rust | - | - | - | H",
+    "2026-09-20 -: Maren prefers Rust, judging by her commits => Maren Okafor | prefers |"
+    " language | Rust | - | - | - | H",
+    "2026-04-20 -: Lanternfish goes into code freeze on 30 April 2026; the last day of the freeze"
+    " will be 13 May 2026. => Lanternfish | status | - | code freeze | 2026-04-30 | 2026-05-14 |"
+    " - | P",
+    "2025-09-03 M: me @ Tidewater since 2022-04-01 => Maren Okafor | works_at | - |"
+    " Tidewater Labs | 2022-04-01 | - | - | -",
+    "2026-02-11 M: tom started @ kestrel on monday => Tomasz Wierzbicki | works_at | - |"
+    " Kestrel Systems | 2026-02-09 | - | - | -",
+    "2025-09-24 M: tom lives in R'dam btw => Tomasz Wierzbicki | lives_in | - | Rotterdam | - |"
+    " - | - | -",
+    "2025-10-20 -: New joiner: Inês Duarte — start date at Tidewater 2025-11-03 => Ines Duarte |"
+    " works_at | - | Tidewater Labs | 2025-11-03 | - | - | P",
+    "2025-10-20 -: Home city: Madrid — I. Duarte => Ines Duarte | lives_in | - | Madrid | - | - |"
+    " - | -",
+    "2025-10-20 -: Role (eff. 03 Nov 2025): Backend Engineer — Ines Duarte => Ines Duarte | role |"
+    " - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2025-09-22 -: Our people | Tidewater Labs — T. Wierzbicki => Tomasz Wierzbicki | works_at |"
+    " - | Tidewater Labs | - | - | - | -",
+    "2026-08-20 -: Appointment — Inês Duarte, Keelhaul Tech Lead, effective 1 Sep 2026 =>"
+    " Ines Duarte | role | - | Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    "2026-03-10 -: confirmed w/ M. Okafor in session: LF host = fly => Lanternfish |"
+    " project_attribute | hosting | Fly.io | - | - | - | -",
+    "2026-08-10 -: handoff: keelhaul IaC = terraform again since last month (Maren) => Keelhaul |"
+    " project_attribute | iac_tool | Terraform | 2026-07-01 | - | - | -",
+    "2026-02-10 -: Hosting — LF on heroku this month only (to month end) => Lanternfish |"
+    " project_attribute | hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-02-10 -: LF runs on Heroku this month only => Lanternfish | project_attribute | hosting |"
+    " Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-02-11 M: Priya at Kestrel => Priya Raman | works_at | - | Kestrel Systems | - | - | - |"
+    " -",
+    "2025-12-15 -: New hires: Priya Raman (Kestrel), from 2026-01-05 => Priya Raman | works_at |"
+    " - | Kestrel Systems | 2026-01-05 | - | - | P",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SPENT_HELD_OUT_13_14, ids=[line[14:70] for line in SPENT_HELD_OUT_13_14]
+)
+def test_thirteenth_and_fourteenth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
 @pytest.mark.parametrize("line", SPENT_HELD_OUT_3, ids=[line[14:70] for line in SPENT_HELD_OUT_3])
 def test_third_spent_held_out_phrasings(line: str) -> None:
     _check(_case(line))
@@ -1360,6 +1411,8 @@ def test_generalised_wordings_of_the_third_held_out_set(line: str) -> None:
 NOTHING = [
     ("M", "I had coffee with Priya."),
     ("M", "moved the db yesterday, now in production"),
+    ("M", "Priya at Kestrel today for a meeting"),
+    ("M", "Priya at lunch"),
     ("M", "tom: house move planned"),
     ("M", "Priya off leave"),
     ("M", "Does Maren live in Paris?"),

@@ -495,7 +495,14 @@ _HEDGE = re.compile(
     r"|(?:to\s+be|needs?\s+to\s+be)\s+(?:confirmed|verified|checked)|tb[cd]|pending"
     r"|worth\s+(?:checking|confirming|asking)|(?:idea|option|sketch(?:ed)?)(?=\s*[:(])"
     r"|if\s+approved|needs?\s+(?:team\s+)?sign-?off|not\s+(?:her|his|their|my|the\s+user's|\w+'s)\s+words"
-    r"|(?:agent'?s?|our)\s+(?:read|reading|take|impression))\b",
+    r"|(?:agent'?s?|our)\s+(?:read|reading|take|impression)"
+    # "my own read is that ...", "from watching how she works", "she hasn't said so herself"
+    r"|my\s+own\s+(?:read|reading|take|impression|sense|guess|inference|hunch|view)"
+    r"|my\s+(?:impression|sense|reading|observation)|(?:from|by)\s+(?:watching|observing)"
+    r"|judging\s+(?:by|from)|going\s+by\s+(?:how|what)|based\s+on\s+(?:how|what)\s+(?:she|he|they)"
+    r"|(?:has|have|had)n't\s+(?:said|told|confirmed|stated)|(?:has|have)\s+not\s+(?:said|told"
+    r"|confirmed|stated)|never\s+(?:said|told\s+me|confirmed)|not\s+(?:something|anything)\s+"
+    r"(?:she|he|they)\s+(?:said|told|stated))\b",
     re.I,
 )
 _HOSTILE = re.compile(
@@ -632,7 +639,7 @@ _FROM_CUE = re.compile(
 #: What makes a date in a leaving sentence the start of the old job, not its end.
 _SINCE_CUE = re.compile(r"\b(?:since|joined|started|starting|hired)\b", re.I)
 _LAST_DAY_CUE = re.compile(
-    r"\b(?:last|final)\s+(?:working\s+|work\s+)?day\b(?:[\s,:(—–-]+[\w']+){0,3}[\s,:(—–-]*$", re.I
+    r"\b(?:last|final)\s+(?:working\s+|work\s+)?day\b(?:[\s,:(—–-]+[\w']+){0,5}[\s,:(—–-]*$", re.I
 )
 _STILL = re.compile(
     r"\b(?:still|remains?|remained|throughout|for\s+the\s+rest\s+of|all"
@@ -666,7 +673,9 @@ def _bounded_period(clause: str) -> bool:
     a note's ``(this month)``, or a state in the present with no word of change."""
     if re.search(
         r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)(?:\s+only)?\s*\)"
-        r"|(?:this|the\s+current)\s+(?:week|month|year)\s*:",  # "LF hosting this month: X"
+        r"|(?:this|the\s+current)\s+(?:week|month|year)\s*:"  # "LF hosting this month: X"
+        r"|(?:this|the\s+current)\s+(?:week|month|year)\s+only\b"  # "on heroku this month only"
+        r"|\b(?:to|until|till|through)\s+(?:the\s+)?(?:week|month|year)(?:'s)?[\s-]end\b",
         clause,
         re.I,
     ):
@@ -1195,7 +1204,7 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
 def _label_end(text: str) -> int:
     """End of a leading ``Label:`` (``My read:``, ``Heads up:``), or 0."""
-    m = re.match(r"^\s*([^:;.()]{1,40}(?:\([^)]{0,60}\))?[^:;.()]{0,20}):\s", text)
+    m = re.match(r"^\s*((?:\b[A-Z]\.|[^:;.()]){1,40}(?:\([^)]{0,60}\))?[^:;.()]{0,20}):\s", text)
     if m and len(re.sub(r"\([^)]*\)", " ", m.group(1)).split()) <= 6:
         return m.end()
     return 0
@@ -2039,7 +2048,9 @@ def _unassign(text: str) -> str:
     """An assignment note line, at the start or after a label, written with a colon."""
     text = _NAME_ASSIGN.sub(r"\1: ", _ASSIGN.sub(r"\1: ", text))
     label = _label_end(text)
-    return text[:label] + _ASSIGN.sub(r"\1: ", text[label:]) if label else text
+    if not label:
+        return text
+    return text[:label] + _NAME_ASSIGN.sub(r"\1: ", _ASSIGN.sub(r"\1: ", text[label:]))
 
 
 def _value_last(text: str) -> str:
@@ -2154,6 +2165,12 @@ def _as_sentence(predicate: str, who: tuple[str, str], kind: str | None, value: 
     return f"{subject} work{s} at {value}"
 
 
+#: A name after a dash that ends a line, signing it: "Role: Backend Engineer — Ines Duarte".
+_SIGNED = re.compile(
+    r"\s+[—–-]\s+(?P<who>[A-Z][\w.'-]*(?:\s+[A-Z][\w'-]*\.?)?)(?P<tail>,?\s*(?:\([^)]*\))?)\s*$"
+)
+
+
 def _note_line(text: str, names: NameBook) -> str:
     """A note line written as the sentence it stands for, else ``text`` unchanged.
 
@@ -2165,15 +2182,28 @@ def _note_line(text: str, names: NameBook) -> str:
     known organisation (works at; joins after an arrow), a title (is; becomes after an
     arrow), a drink or tool (prefers, uses), or an attribute and value (``I. Duarte - new
     home city Porto, from 2026-04-01``)."""
+    dashed = re.match(r"\s*(?P<label>[A-Za-z][\w .]{0,30}?)\s+[—–]\s+", text)
+    if dashed and any(p.fullmatch(dashed["label"]) for p, _ in _LABEL_PREDICATES):
+        text = f"{dashed['label']}: {text[dashed.end() :]}"  # "Appointment — I. Duarte, ..."
+    signed = _SIGNED.search(text)  # "Home city: Madrid — I. Duarte": whose line it is, last
+    if signed and (":" in text[: signed.start()] or "|" in text[: signed.start()]):
+        signer = names.lookup(signed["who"])
+        if signer is not None and signer.kind == "person":
+            head = text[: signed.start()]
+            text = (
+                f"{head} | {signed['who']}"
+                if "|" in head
+                else f"{head} ({signed['who']}){signed['tail']}"
+            )
     row = re.fullmatch(r"(?P<name>[^|]+?)\s*\|\s*(?P<attr>[^|]+?)\s*\|\s*(?P<value>[^|]+?)", text)
     if row and _is_attribute(row["attr"]):  # a table's row: "Keelhaul | IaC tool | Terraform"
         text = f"{row['name']} {row['attr']}: {row['value']}"
     elif "|" in text:  # "Team | T. Wierzbicki | Tidewater": a person, then their employer
         cells = [c.strip() for c in text.split("|")]
         kinds = [_cell_kind(c, names) for c in cells]
-        if "person" in kinds and "organisation" in kinds[kinds.index("person") :]:
-            who = cells[kinds.index("person")]
-            org = cells[kinds.index("organisation", kinds.index("person"))]
+        if "person" in kinds and "organisation" in kinds:  # either order: a team list's
+            who = cells[kinds.index("person")]  # "Our people | Tidewater Labs | T. Wierzbicki"
+            org = cells[kinds.index("organisation")]
             text = f"{who} works at {org}"
     tx = _scan(text, names)
     for label in dict.fromkeys((0, tx.label_end)):  # the head may be the label: "fav lang: X"
@@ -2215,13 +2245,16 @@ def _labelled_line(tx: _Text) -> str | None:
     person = next((h for h in tx.names if h.kind == "person" and h.start == label), None)
     if predicate is None or person is None:
         return None
+    who = text[person.start : person.end]
+    org = next((h for h in tx.names if h.kind == "organisation" and h.start >= person.end), None)
+    if predicate == "works_at" and org is not None:  # "New joiner: I. Duarte — start at X ..."
+        return f"{text[:label]}{who} joins {text[org.start :]}"
     m = re.match(
         r"\s*(?:,|\bto\b|\bat\b|->|→|[-–—|:])\s*(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$",
         text[person.end :],
     )
     if m is None:
         return None
-    who = text[person.start : person.end]
     value = m["value"].strip()
     if predicate == "lives_in" and value.islower() and value not in _NOT_A_PLACE_WORD:
         value = value.title()  # "relocations: I. Duarte -> porto"
@@ -2283,7 +2316,7 @@ def _person_line(tx: _Text, label: int) -> str | None:
     if person is None and me is None:
         return None
     end = person.end if person is not None else label + me.end()  # type: ignore[union-attr]
-    sep = re.match(r"\s*(?P<sep>\||->|→|–|—|-|:|·)\s*", text[end:])
+    sep = re.match(r"(?:\s*(?P<sep>\||->|→|–|—|-|:|·)|\s+(?=at\s)(?P<at>at))\s*", text[end:])
     if sep is None:
         return None
     at = end + sep.end()
@@ -2291,6 +2324,9 @@ def _person_line(tx: _Text, label: int) -> str | None:
     who = (text[label:end], f"{text[label:end]}'s") if person is not None else ("I", "my")
     arrow = sep["sep"] in ("->", "→")
     org = next((h for h in tx.names if h.kind == "organisation" and h.start == at), None)
+    since = r"\s*(?:$|[,(]?\s*(?:since|from|as\s+of|starting)\b)"
+    if sep["at"] and (org is None or not re.match(since, text[org.end :], re.I)):
+        return None  # "me at Tidewater since 2022" (typed "me @ Tidewater"); not a visit
     if org is not None:
         verb = (
             ("join" if arrow else "work at")
@@ -2697,7 +2733,8 @@ def _normalise(text: str) -> str:
     text = re.sub(r"\bSWEs?\b", lambda m: "Software Engineer" + m.group(0)[3:], text)
     text = re.sub(r"\beff\.(?=\s)", "effective", text, flags=re.I)
     text = re.sub(r"\bprob\b\.?", "probably", text, flags=re.I)
-    text = re.sub(r"(?<=\w) @ (?=[A-Z])", " at ", text)  # "works @ Tidewater"
+    text = re.sub(r"(?<=\w) @ (?=[A-Za-z])", " at ", text)  # "works @ Tidewater", "me @ kestrel"
+    text = re.sub(r"(?<![\w/])w/(?=\s)", "with", text, flags=re.I)  # "confirmed w/ Maren"
     text = re.sub(
         r"\b(?:yday|yest)\b|\btm(?:rw|r)\b",
         lambda m: "yesterday" if m.group(0).lower().startswith("y") else "tomorrow",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 #: ``canonical | aliases`` per line; aliases comma-separated, matched case- and accent-folded.
 _TABLE = """
-Amsterdam |
-Rotterdam |
+Amsterdam | A'dam
+Rotterdam | R'dam
 The Hague | Den Haag
 Utrecht |
 Eindhoven |

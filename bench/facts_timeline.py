@@ -87,6 +87,8 @@ HELDOUT11 = Path(__file__).parent / "data" / "facts_timeline_heldout11.yaml"
 HELDOUT12 = Path(__file__).parent / "data" / "facts_timeline_heldout12.yaml"
 HELDOUT13 = Path(__file__).parent / "data" / "facts_timeline_heldout13.yaml"
 HELDOUT14 = Path(__file__).parent / "data" / "facts_timeline_heldout14.yaml"
+HELDOUT15 = Path(__file__).parent / "data" / "facts_timeline_heldout15.yaml"
+HELDOUT16 = Path(__file__).parent / "data" / "facts_timeline_heldout16.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -102,9 +104,11 @@ LATER = (
     ("heldout12", HELDOUT12),
     ("heldout13", HELDOUT13),
     ("heldout14", HELDOUT14),
+    ("heldout15", HELDOUT15),
+    ("heldout16", HELDOUT16),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 15)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 17)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

@@ -1388,6 +1388,49 @@ SPENT_HELD_OUT_13_14 = [
 ]
 
 
+#: The misreads of the fourteenth reader on h15 and h16 (scored once, now spent), and the
+#: same forms worded otherwise.
+SPENT_HELD_OUT_15_16 = [
+    "2025-09-22 -: Tomasz Wierzbicki is part of the team at Tidewater Labs. => Tomasz Wierzbicki |"
+    " works_at | - | Tidewater Labs | - | - | - | -",
+    "2025-09-22 -: Tomasz is on the team at Tidewater. => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2026-02-10 -: Lanternfish remains hosted on Heroku through the end of this month. =>"
+    " Lanternfish | project_attribute | hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2025-09-22 -: Our team | T. Wierzbicki · Tidewater Labs => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2025-10-20 -: I. Duarte: place of residence Madrid => Ines Duarte | lives_in | - | Madrid |"
+    " - | - | - | -",
+    "2025-10-20 -: Home location: Madrid (Ines Duarte) => Ines Duarte | lives_in | - | Madrid |"
+    " - | - | - | -",
+    "2026-03-20 -: Relocation: I. Duarte, new home city Porto, eff. 1 Apr 2026 => Ines Duarte |"
+    " lives_in | - | Porto | 2026-04-01 | - | - | P",
+    "2026-03-20 -: Relocation: I. Duarte, residence Porto, effective 01 Apr 2026 => Ines Duarte |"
+    " lives_in | - | Porto | 2026-04-01 | - | - | P",
+    "2026-05-26 M: priya, mornings: tea (her pref) => Priya Raman | prefers | drink | tea | - |"
+    " - | in the morning | -",
+    "2026-05-26 M: Priya, morning drink pref: tea => Priya Raman | prefers | drink | tea | - | - |"
+    " in the morning | -",
+    "2026-05-26 M: my weekend editor: vim => Maren Okafor | uses | editor | Vim | - | - |"
+    " on weekends | -",
+    "2025-09-10 M: me, drink pref: coffee => Maren Okafor | prefers | drink | coffee | - | - | - |"
+    " -",
+    "2025-10-20 -: Role: Backend Engineer | I. Duarte | effective Nov 3, 2025 => Ines Duarte |"
+    " role | - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-05-02 M: me → lisbon in july (moving) => Maren Okafor | lives_in | - | Lisbon |"
+    " 2026-07-01 | - | - | P",
+    "2026-09-28 M: tom -> gdansk after the reorg (planned move) => Tomasz Wierzbicki | lives_in |"
+    " - | Gdańsk | - | - | - | PU",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SPENT_HELD_OUT_15_16, ids=[line[14:70] for line in SPENT_HELD_OUT_15_16]
+)
+def test_fifteenth_and_sixteenth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
 @pytest.mark.parametrize(
     "line", SPENT_HELD_OUT_13_14, ids=[line[14:70] for line in SPENT_HELD_OUT_13_14]
 )
@@ -1413,6 +1456,8 @@ NOTHING = [
     ("M", "moved the db yesterday, now in production"),
     ("M", "Priya at Kestrel today for a meeting"),
     ("M", "Priya at lunch"),
+    ("M", "Tomasz is part of the team at the museum"),
+    ("M", "Priya, Tom and Ines had lunch"),
     ("M", "tom: house move planned"),
     ("M", "Priya off leave"),
     ("M", "Does Maren live in Paris?"),

@@ -668,6 +668,13 @@ _CHANGE_WORD = re.compile(
 )
 
 
+def _period_start(day: dt.date, unit: str) -> dt.date:
+    """The first day of the week, month or year ``day`` is in."""
+    if unit == "week":
+        return day - dt.timedelta(days=day.weekday())
+    return day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
+
+
 def _bounded_period(clause: str) -> bool:
     """Whether a "this month" in ``clause`` bounds the claim at both ends: ``still``...,
     a note's ``(this month)``, or a state in the present with no word of change."""
@@ -920,7 +927,9 @@ _VISIT = re.compile(
 #: part of the Tidewater team", "a new addition to Globex". An unknown organisation
 #: needs a staff word after it ("part of the Core Platform group" names no employer).
 _MEMBER_CUE = re.compile(
-    r"\b(?:members?|part|staff(?:er)?|employee|hire|addition|recruit)\s+(?:of|at|to|with)\s+(?:the\s+)?",
+    r"\b(?:(?:members?|part)\s+of\s+|on\s+)(?:the|our)\s+(?:team|staff|crew)\s+(?:at|of|with)\s+"
+    r"(?:the\s+)?"  # "part of the team at Tidewater Labs"
+    r"|\b(?:members?|part|staff(?:er)?|employee|hire|addition|recruit)\s+(?:of|at|to|with)\s+(?:the\s+)?",
     re.I,
 )
 _STAFF_AFTER = re.compile(
@@ -2097,8 +2106,8 @@ _NOTE_ATTRS: tuple[tuple[str, str], ...] = (
     ),
     (
         "lives_in",
-        r"(?:new\s+)?(?:location|home(?:\s+(?:city|town|base))?|hometown|city|based(?:\s+in)?"
-        r"|residence|lives?(?:\s+in)?)",
+        r"(?:new\s+)?(?:(?:home\s+)?location|home(?:\s+(?:city|town|base))?|hometown|city"
+        r"|based(?:\s+in)?|(?:place\s+of\s+)?residence|lives?(?:\s+in)?)",
     ),
     ("role", r"(?:new\s+)?(?:role|(?:job\s+)?title|position)"),
     ("works_at", r"(?:new\s+)?(?:employer|company|org|organi[sz]ation|workplace)"),
@@ -2138,6 +2147,11 @@ def _note_subject(tx: _Text, head: tuple[int, int]) -> tuple[str, str] | None:
     """Who a note line's head names: ("I", "my") for none or "my", else a known person's
     or project's name as written and its possessive."""
     a, b = head
+    day = re.search(
+        r"(?:^|[\s,]+)(?:my\s+|her\s+|his\s+)?" + _TIME_OF_DAY.pattern + r"\s*$", tx.text[a:b], re.I
+    )
+    if day:  # "Priya, morning drink pref": the time of day is the condition, not the name
+        b = a + day.start()
     words = tx.text[a:b].strip()
     if not words or words.lower() == "my":
         return "I", "my"
@@ -2199,12 +2213,22 @@ def _note_line(text: str, names: NameBook) -> str:
     if row and _is_attribute(row["attr"]):  # a table's row: "Keelhaul | IaC tool | Terraform"
         text = f"{row['name']} {row['attr']}: {row['value']}"
     elif "|" in text:  # "Team | T. Wierzbicki | Tidewater": a person, then their employer
-        cells = [c.strip() for c in text.split("|")]
+        cells = [c.strip() for c in re.split(r"\||\s·\s", text)]
         kinds = [_cell_kind(c, names) for c in cells]
         if "person" in kinds and "organisation" in kinds:  # either order: a team list's
             who = cells[kinds.index("person")]  # "Our people | Tidewater Labs | T. Wierzbicki"
             org = cells[kinds.index("organisation")]
             text = f"{who} works at {org}"
+        elif kinds.count("person") == 1:  # "Role: Backend Engineer | I. Duarte | effective ..."
+            who = cells[kinds.index("person")]
+            stated = [
+                c
+                for c in cells
+                if re.match(r"[^:]{1,30}:\s*\S", c) and _is_attribute(c.split(":")[0])
+            ]
+            if len(stated) == 1:
+                others = [c for c in cells if c not in (who, stated[0]) and c]
+                text = ", ".join([f"{who} {stated[0]}", *others])
     tx = _scan(text, names)
     for label in dict.fromkeys((0, tx.label_end)):  # the head may be the label: "fav lang: X"
         said = _attribute_line(tx, label)
@@ -2256,6 +2280,9 @@ def _labelled_line(tx: _Text) -> str | None:
     if m is None:
         return None
     value = m["value"].strip()
+    attr = next((a for pr, a in _NOTE_ATTRS if pr == predicate), None)
+    if attr:  # "Relocation: I. Duarte, new home city Porto": the attribute said again
+        value = re.sub(rf"^(?:{attr})\s*(?:[:=]|->|→)?\s+(?=\S)", "", value, flags=re.I)
     if predicate == "lives_in" and value.islower() and value not in _NOT_A_PLACE_WORD:
         value = value.title()  # "relocations: I. Duarte -> porto"
     said = _as_sentence(predicate, (who, f"{who}'s"), None, value)
@@ -2301,6 +2328,9 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
         kind = _note_kind(m)
         said = _as_sentence(predicate, who, kind, m["value"].strip())
         tail = f"{rest}{' ' + aside.group(0) if aside else ''}"
+        when = _TIME_OF_DAY.search(m["head"])
+        if when:  # "Priya, morning drink pref: tea": the value under that condition
+            tail = f" {_at_time_of_day(when[0])}{tail}"
         if m["when"]:  # "role from 3 Nov 2025: Backend Engineer"
             tail = f",{m['when']}{tail}"
         return f"{text[:label]}{said}{tail}"
@@ -2316,13 +2346,17 @@ def _person_line(tx: _Text, label: int) -> str | None:
     if person is None and me is None:
         return None
     end = person.end if person is not None else label + me.end()  # type: ignore[union-attr]
-    sep = re.match(r"(?:\s*(?P<sep>\||->|→|–|—|-|:|·)|\s+(?=at\s)(?P<at>at))\s*", text[end:])
+    sep = re.match(r"(?:\s*(?P<sep>\||->|→|–|—|-|:|·|,)|\s+(?=at\s)(?P<at>at))\s*", text[end:])
     if sep is None:
         return None
     at = end + sep.end()
     rest = text[at:]
     who = (text[label:end], f"{text[label:end]}'s") if person is not None else ("I", "my")
     arrow = sep["sep"] in ("->", "→")
+    if sep["sep"] == "," and not (
+        _WHEN_ARROW.match(rest) or any(re.match(attr, rest, re.I) for _, attr in _NOTE_ATTRS)
+    ):
+        return None  # "Priya, ..." is a note line only before an attribute or a time of day
     org = next((h for h in tx.names if h.kind == "organisation" and h.start == at), None)
     since = r"\s*(?:$|[,(]?\s*(?:since|from|as\s+of|starting)\b)"
     if sep["at"] and (org is None or not re.match(since, text[org.end :], re.I)):
@@ -2341,6 +2375,11 @@ def _person_line(tx: _Text, label: int) -> str | None:
         return f"{text[:label]}{who[0]} {verb} to relocate to {where} {plan['rest']}"
     place = next((h for h in tx.names if h.kind == "place" and h.start == at), None)
     if place is not None:  # "ines -> Porto": a known place; "ines: madrid" a state now
+        move = _MOVE_WORD.search(text[place.end :]) if arrow else None
+        if move:  # "me → lisbon in july (moving)", "tom -> gdansk (moved yday)"
+            past = move[0].lower().endswith("ed")
+            verb = "moved to" if past else ("am" if who[0] == "I" else "is") + " moving to"
+            return f"{text[:label]}{who[0]} {verb} {rest}"
         if arrow:
             verb = "live" if who[0] == "I" else "lives"
         else:
@@ -2366,8 +2405,8 @@ def _person_line(tx: _Text, label: int) -> str | None:
     when = _WHEN_ARROW.match(rest)
     if when is not None:  # "priya: mornings → tea": the value under that condition
         at += when.end()
-        day = when["day"].lower().rstrip("s")
-        rest = f"{text[at:]} {'on' if day.startswith('week') else 'in the'} {day}s"
+        rest = f"{text[at:]} {_at_time_of_day(when['day'])}"
+
     tool = next((h for h in tx.tools if h.start == at), None)
     if tool is not None:
         verb = "prefer" if tool.category in _TASTES else "use"
@@ -2389,12 +2428,20 @@ _PLANNED_MOVE = re.compile(
 _NOT_A_MOVE_PLACE = frozenset(
     {"house", "home", "office", "desk", "team", "server", "db", "database", "data", "repo", "big"}
 )
+#: A time of day or of the week, in a note line.
+_TIME_OF_DAY = re.compile(r"\b(?:morning|afternoon|evening|night|weekend|weekday)s?\b", re.I)
 #: A time of day or week, then an arrow to what holds then: "mornings → tea".
 _WHEN_ARROW = re.compile(
-    r"(?:in\s+the\s+|on\s+)?(?P<day>mornings?|afternoons?|evenings?|nights?|weekends?|weekdays?)"
+    r"(?:in\s+the\s+|on\s+)?(?P<day>(?:morning|afternoon|evening|night|weekend|weekday)s?)"
     r"\s*(?:->|→|=|:)\s*",
     re.I,
 )
+
+
+def _at_time_of_day(word: str) -> str:
+    """``mornings`` -> ``in the mornings``, ``weekend`` -> ``on weekends``."""
+    day = word.lower().rstrip("s")
+    return f"{'on' if day.startswith('week') else 'in the'} {day}s"
 
 
 def _elliptical(text: str, label_end: int) -> bool:
@@ -2592,6 +2639,11 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
                 timing.valid_from, timing.valid_until = mention.date, mention.until
                 timing.precision = mention.precision
                 timing.phrase = _with_preposition(t, mention)
+                end_of = re.match(
+                    r"(?:the\s+)?end\s+of\s+(?:this|the\s+current)\s+(\w+)", mention.phrase
+                )
+                if end_of:  # "remains on Heroku through the end of this month": all of it
+                    timing.valid_from = _period_start(mention.date, end_of[1].lower())
             continue
         inclusive_end = timing.valid_from is not None and re.fullmatch(
             r"\s*(?:to|through|thru|till|-|–|->|→)\s*", ctx, re.I
@@ -2718,7 +2770,7 @@ def _normalise(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("`", "")
     text = _QUOTED.sub(" ", text)
     text = " ".join(text.split())
-    text = re.sub(r"^(?:[-*•]|\d+[.)])\s+", "", text)  # a list item's bullet
+    text = re.sub(r"^(?:[-*•]|\d+[.)]|#{1,6})\s+", "", text)  # a list item's bullet, a heading's #
     text = re.sub(r"(?<=[A-Za-z] )(?:eng|engr)\b\.?(?=$|[\s,;)(])", "Engineer", text, flags=re.I)
     # "relocating → lisbon, july": a move's arrow is its "to", a month after it its "in"
     text = re.sub(

@@ -190,8 +190,9 @@ _P_UNRESOLVED = re.compile(
     r"|ages\s+ago|years\s+ago|for\s+(?:ages|years|a\s+long\s+time)|recently|lately|at\s+some\s+point|one\s+of\s+these\s+days|some\s*day"
     r"|eventually|sooner\s+or\s+later|in\s+the\s+(?:near\s+)?future|down\s+the\s+line"
     rf"|(?:after|following|once|when|before)\s+(?:the\s+|our\s+|their\s+|its\s+|[A-Z][\w-]*'s\s+)"
-    rf"(?:[\w-]+\s+){{0,2}}?{_EVENT}\b|\b(?:post|pre)-{_EVENT}\b"
+    rf"(?:[\w-]+\s+){{0,2}}?{_EVENT}\b"
     r"(?:\s+(?:is|are|has\s+been|have\s+been)\s+(?:done|over|finished|complete|completed|through))?"
+    rf"|\b(?:post|pre)-{_EVENT}\b"  # "post-reorg"
     r"|once\s+(?:the\s+|our\s+|their\s+|[A-Z][\w-]*'s\s+)?[\w-]+(?:\s+[\w-]+){0,2}?\s+"
     r"(?:is|are|has\s+been|have\s+been)\s+(?:done|over|finished|complete|completed|through))",
     re.I,

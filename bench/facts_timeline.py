@@ -89,6 +89,8 @@ HELDOUT13 = Path(__file__).parent / "data" / "facts_timeline_heldout13.yaml"
 HELDOUT14 = Path(__file__).parent / "data" / "facts_timeline_heldout14.yaml"
 HELDOUT15 = Path(__file__).parent / "data" / "facts_timeline_heldout15.yaml"
 HELDOUT16 = Path(__file__).parent / "data" / "facts_timeline_heldout16.yaml"
+HELDOUT17 = Path(__file__).parent / "data" / "facts_timeline_heldout17.yaml"
+HELDOUT18 = Path(__file__).parent / "data" / "facts_timeline_heldout18.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -106,9 +108,11 @@ LATER = (
     ("heldout14", HELDOUT14),
     ("heldout15", HELDOUT15),
     ("heldout16", HELDOUT16),
+    ("heldout17", HELDOUT17),
+    ("heldout18", HELDOUT18),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 17)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 19)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

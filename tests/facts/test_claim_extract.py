@@ -1424,6 +1424,39 @@ SPENT_HELD_OUT_15_16 = [
 ]
 
 
+#: The misreads of the fifteenth reader on h17 and h18 (scored once, now spent), and the
+#: same forms worded otherwise.
+SPENT_HELD_OUT_17_18 = [
+    "2025-10-20 -: Ines Duarte, our new colleague, lives in Madrid. => Ines Duarte | lives_in |"
+    " - | Madrid | - | - | - | -",
+    "2025-10-20 -: Inês Duarte — location: lives in Madrid => Ines Duarte | lives_in | - | Madrid |"
+    " - | - | - | -",
+    "2025-10-20 -: Role: Backend Engineer (Ines, effective 03/11/2025, i.e. 3 Nov) => Ines Duarte |"
+    " role | - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-08-20 -: Role change: Inês Duarte → Tech Lead, Keelhaul — effective 2026-09-01 =>"
+    " Ines Duarte | role | - | Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    "2026-08-20 -: Appointment: I. Duarte - Tech Lead, Keelhaul - effective 01 Sep 2026 =>"
+    " Ines Duarte | role | - | Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    "2026-02-10 -: - LF hosting: still Heroku for this month only (ends at month end) =>"
+    " Lanternfish | project_attribute | hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2025-09-10 M: When it comes to drinks, I prefer coffee. => Maren Okafor | prefers | drink |"
+    " coffee | - | - | - | -",
+    "2025-09-10 M: me / title: senior software engineer => Maren Okafor | role | - |"
+    " Senior Software Engineer | - | - | - | -",
+    "2025-10-20 -: Role (from 2025-11-03): Ines Duarte - Backend Engineer => Ines Duarte | role |"
+    " - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-03-20 -: Office move - I. Duarte: residence Porto, from 2026-04-01 => Ines Duarte |"
+    " lives_in | - | Porto | 2026-04-01 | - | - | P",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SPENT_HELD_OUT_17_18, ids=[line[14:70] for line in SPENT_HELD_OUT_17_18]
+)
+def test_seventeenth_and_eighteenth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
 @pytest.mark.parametrize(
     "line", SPENT_HELD_OUT_15_16, ids=[line[14:70] for line in SPENT_HELD_OUT_15_16]
 )
@@ -1456,6 +1489,7 @@ NOTHING = [
     ("M", "moved the db yesterday, now in production"),
     ("M", "Priya at Kestrel today for a meeting"),
     ("M", "Priya at lunch"),
+    ("M", "Tom / Priya: lunch at noon"),
     ("M", "Tomasz is part of the team at the museum"),
     ("M", "Priya, Tom and Ines had lunch"),
     ("M", "tom: house move planned"),

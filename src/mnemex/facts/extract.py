@@ -1230,6 +1230,10 @@ def _people(text: str, names: list[_Hit], label_end: int) -> list[_Hit]:
     for m in _FIRST_PERSON.finditer(text):
         if m.start() < label_end or any(h.start <= m.start() < h.end for h in names):
             continue
+        if re.search(r",\s*$", text[: m.start()]) and re.match(
+            r"(?:our|my)\s+[\w\s'-]{1,40},", text[m.start() :], re.I
+        ):
+            continue  # "Ines Duarte, our new colleague, lives in ...": an aside about her
         # "me" is the subject only as the one it is for: "no more coffee for me", not
         # "Priya told me", "had lunch with me"
         if m.group(0).lower() in {"me", "myself"} and _EXCLUDED_BEFORE_ME.search(
@@ -1979,7 +1983,8 @@ _NOT_A_PLACE_WORD = frozenset(
         """a an the my our his her their this that these those there here it one peace fear hope
         denial limbo harmony luxury comfort style poverty squalor sin exile hiding terror dread
         misery bliss hell heaven sync vain fact general total theory practice town city
-        production prod staging main master dev develop release beta alpha cloud docker""",
+        production prod staging main master dev develop release beta alpha cloud docker
+        lives live living lived based resides residing in at""",
     )
 )
 _HOME_CUE_LOWER = re.compile(
@@ -2179,6 +2184,11 @@ def _as_sentence(predicate: str, who: tuple[str, str], kind: str | None, value: 
     return f"{subject} work{s} at {value}"
 
 
+#: A title and, after a comma, the project it is for: "Tech Lead, Keelhaul", "lead, for KH".
+_TITLE_BEFORE_PROJECT = re.compile(
+    r"(?P<t>\b(?:[A-Z][\w-]*\s+){0,2}(?:Lead|Manager|Engineer|Architect|Owner|Head|Director))"
+    r"\s*,\s*(?:for\s+|on\s+|of\s+)?$"
+)
 #: A name after a dash that ends a line, signing it: "Role: Backend Engineer — Ines Duarte".
 _SIGNED = re.compile(
     r"\s+[—–-]\s+(?P<who>[A-Z][\w.'-]*(?:\s+[A-Z][\w'-]*\.?)?)(?P<tail>,?\s*(?:\([^)]*\))?)\s*$"
@@ -2196,7 +2206,12 @@ def _note_line(text: str, names: NameBook) -> str:
     known organisation (works at; joins after an arrow), a title (is; becomes after an
     arrow), a drink or tool (prefers, uses), or an attribute and value (``I. Duarte - new
     home city Porto, from 2026-04-01``)."""
-    dashed = re.match(r"\s*(?P<label>[A-Za-z][\w .]{0,30}?)\s+[—–]\s+", text)
+    for hit in reversed([h for h in _scan(text, names).names if h.kind == "project"]):
+        title = _TITLE_BEFORE_PROJECT.search(text[: hit.start])
+        if title:  # "Tech Lead, Keelhaul": the project's title, "Keelhaul Tech Lead"
+            named = text[hit.start : hit.end]
+            text = f"{text[: title.start()]}{named} {title['t']}{text[hit.end :]}"
+    dashed = re.match(r"\s*(?P<label>[A-Za-z][\w .]{0,30}?)\s+[—–-]\s+", text)
     if dashed and any(p.fullmatch(dashed["label"]) for p, _ in _LABEL_PREDICATES):
         text = f"{dashed['label']}: {text[dashed.end() :]}"  # "Appointment — I. Duarte, ..."
     signed = _SIGNED.search(text)  # "Home city: Madrid — I. Duarte": whose line it is, last
@@ -2237,6 +2252,9 @@ def _note_line(text: str, names: NameBook) -> str:
     for label in dict.fromkeys((0, tx.label_end)):  # "Priya: tea", "Update: Priya - tea"
         said = _person_line(tx, label)
         if said is not None:
+            head = text[:label].strip().rstrip(":").strip()
+            if label and any(p.fullmatch(head) for p, _ in _LABEL_PREDICATES):
+                return said[label:]  # "Role change: Ines -> Tech Lead": the label said it
             return said
     return _labelled_line(tx) or text
 
@@ -2317,16 +2335,35 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
                 ),
                 None,
             )
-            if named and named.end - named.start == len(inside[1].strip()):
+            after = inside[1][named.end - named.start :] if named else ""
+            if named and (not after.strip() or after.lstrip().startswith(",")):
                 who = (text[named.start : named.end], f"{text[named.start : named.end]}'s")
-                rest = rest[: inside.start()] + rest[inside.end() :]
-        if who is None or re.fullmatch(
-            r"(?:tb[acd]|n/?a|none|unknown|not\s+sure|\?+|-+|same)\.?", m["value"].strip(), re.I
-        ):
-            continue
+                more = after.lstrip()[1:].strip()  # "(Ines, effective 03/11/2025)"
+                keep = f", {more}" if more else ""
+                rest = rest[: inside.start()] + keep + rest[inside.end() :]
         aside = re.search(r"\([^)]*\)", text[label + m.end("attr") : label + m.start("value")])
         kind = _note_kind(m)
-        said = _as_sentence(predicate, who, kind, m["value"].strip())
+        value = m["value"].strip()
+        value_at = label + m.start("value")
+        first = next((h for h in tx.names if h.kind == "person" and h.start == value_at), None)
+        then = re.match(r"\s*[-–—:]\s*(?=\S)", text[first.end :]) if first else None
+        if who == ("I", "my") and first is not None and then is not None:
+            # "Role (from 2025-11-03): Ines Duarte - Backend Engineer": hers, not mine
+            own = re.match(
+                r"(?P<value>[^,;()]+?)(?P<rest>\s*(?:[,;(].*)?)$", text[first.end + then.end() :]
+            )
+            if own:
+                who = (text[first.start : first.end], f"{text[first.start : first.end]}'s")
+                value, rest = own["value"].strip(), own["rest"]
+        if who is None or re.fullmatch(
+            r"(?:tb[acd]|n/?a|none|unknown|not\s+sure|\?+|-+|same)\.?", value, re.I
+        ):
+            continue
+        if predicate == "lives_in":  # "location: lives in Madrid"
+            value = re.sub(
+                r"^(?:lives?|living|based|resides?|residing)\s+in\s+", "", value, flags=re.I
+            )
+        said = _as_sentence(predicate, who, kind, value)
         tail = f"{rest}{' ' + aside.group(0) if aside else ''}"
         when = _TIME_OF_DAY.search(m["head"])
         if when:  # "Priya, morning drink pref: tea": the value under that condition
@@ -2346,14 +2383,17 @@ def _person_line(tx: _Text, label: int) -> str | None:
     if person is None and me is None:
         return None
     end = person.end if person is not None else label + me.end()  # type: ignore[union-attr]
-    sep = re.match(r"(?:\s*(?P<sep>\||->|→|–|—|-|:|·|,)|\s+(?=at\s)(?P<at>at))\s*", text[end:])
+    sep = re.match(
+        r"(?:\s*(?P<sep>\||->|→|–|—|-|:|·|,)|\s+(?P<slash>/)(?=\s)|\s+(?=at\s)(?P<at>at))\s*",
+        text[end:],
+    )
     if sep is None:
         return None
     at = end + sep.end()
     rest = text[at:]
     who = (text[label:end], f"{text[label:end]}'s") if person is not None else ("I", "my")
     arrow = sep["sep"] in ("->", "→")
-    if sep["sep"] == "," and not (
+    if (sep["sep"] == "," or sep["slash"]) and not (
         _WHEN_ARROW.match(rest) or any(re.match(attr, rest, re.I) for _, attr in _NOTE_ATTRS)
     ):
         return None  # "Priya, ..." is a note line only before an attribute or a time of day
@@ -2542,6 +2582,8 @@ def _condition_text(tx: _Text) -> str | None:
         r"(?:(?:we|I|she|he|they|you)\s+)?(?:were|was|had)\b", m["rest"].strip(), re.I
     ):
         m = None  # "While we were debugging ..., Maren explained ..." tells when it was said
+    if m and re.match(r"it\s+comes\s+to\b", m["rest"].strip(), re.I):
+        m = None  # "When it comes to drinks, I prefer coffee" names the topic, not a condition
     if m:
         rest = _CONDITION_STRIP.sub("", m["rest"].strip(), count=1).strip()
         rest = re.split(r"\s+(?:I|we|she|he|they|it|you)\s+", rest)[0]
@@ -2557,6 +2599,10 @@ def _condition_text(tx: _Text) -> str | None:
         rest = re.split(r"\s+(?:and|but|or|never|not)\s+", m[group].strip())[0].rstrip(".!?")
         if not rest or re.fullmatch(r"(?:now|today|me|you|us|them|good|the\s+record)", rest, re.I):
             continue
+        if re.match(
+            r"(?:this|the\s+current|the\s+rest\s+of\s+the)\s+(?:week|month|year)\b", rest, re.I
+        ):
+            continue  # "Heroku for this month only" is a time, not a condition
         thing = re.match(r"(?:the|our|my|a|an|her|his|their)\s", rest, re.I) or _overlaps(
             a, b, [h for h in tx.names if h.kind == "project"]
         )

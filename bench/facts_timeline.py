@@ -91,6 +91,8 @@ HELDOUT15 = Path(__file__).parent / "data" / "facts_timeline_heldout15.yaml"
 HELDOUT16 = Path(__file__).parent / "data" / "facts_timeline_heldout16.yaml"
 HELDOUT17 = Path(__file__).parent / "data" / "facts_timeline_heldout17.yaml"
 HELDOUT18 = Path(__file__).parent / "data" / "facts_timeline_heldout18.yaml"
+HELDOUT19 = Path(__file__).parent / "data" / "facts_timeline_heldout19.yaml"
+HELDOUT20 = Path(__file__).parent / "data" / "facts_timeline_heldout20.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -110,9 +112,11 @@ LATER = (
     ("heldout16", HELDOUT16),
     ("heldout17", HELDOUT17),
     ("heldout18", HELDOUT18),
+    ("heldout19", HELDOUT19),
+    ("heldout20", HELDOUT20),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 19)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 21)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

@@ -1450,6 +1450,35 @@ SPENT_HELD_OUT_17_18 = [
 ]
 
 
+#: The misreads of the sixteenth reader on h19 and h20 (scored once, now spent), and the
+#: same forms worded otherwise.
+SPENT_HELD_OUT_19_20 = [
+    "2026-02-11 M: Tom: new job @ Kestrel, first day was Monday => Tomasz Wierzbicki | works_at |"
+    " - | Kestrel Systems | 2026-02-09 | - | - | -",
+    "2026-02-11 M: I have a new job at Kestrel => Maren Okafor | works_at | - | Kestrel Systems |"
+    " - | - | - | -",
+    "2025-09-22 -: Team · Tidewater Labs: T. Wierzbicki => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2025-10-20 -: Role: Backend Engineer | Name: Ines Duarte | Start: 03 Nov 2025 =>"
+    " Ines Duarte | role | - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2025-10-20 -: New joiner: Inês Duarte | Company: Tidewater | Start date: 2025-11-03 =>"
+    " Ines Duarte | works_at | - | Tidewater Labs | 2025-11-03 | - | - | P",
+    "2026-03-20 -: Relocated staff — I. Duarte: Porto, eff. 2026-04-01 => Ines Duarte | lives_in |"
+    " - | Porto | 2026-04-01 | - | - | P",
+    "2026-06-01 M: my vpn on keelhaul staging cluster = wireguard => Maren Okafor | uses | vpn |"
+    " WireGuard | - | - | when on Keelhaul staging cluster | -",
+    "2026-02-10 -: LF hosting: heroku thru end of this month => Lanternfish | project_attribute |"
+    " hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SPENT_HELD_OUT_19_20, ids=[line[14:70] for line in SPENT_HELD_OUT_19_20]
+)
+def test_nineteenth_and_twentieth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
 @pytest.mark.parametrize(
     "line", SPENT_HELD_OUT_17_18, ids=[line[14:70] for line in SPENT_HELD_OUT_17_18]
 )

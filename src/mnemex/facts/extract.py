@@ -896,6 +896,7 @@ _WORK_CUE = re.compile(
     r"|start(?:s|ed|ing)?\s+(?:(?:her|his|their|my|a|the)\s+)?(?:new\s+)?(?:job|role|position|work)"
     r"\s+(?:at|with)"
     r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
+    r"|new\s+(?:job|gig|position|role|employer)\s*(?:at|with|:|=|->|→)"  # "new job @ Kestrel"
     r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the"
     r"|(?:(?:is|'s|'m|am)\s+(?:now\s+|still\s+|also\s+)?|\bnow\s+)at"
     r"|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:)\s*(?:the\s+)?",
@@ -2049,7 +2050,7 @@ _ASSIGN = re.compile(
     + _NOTE_ATTRIBUTE
     + r"|"
     + _KEY_NAMES.replace("?P<key>", "?:")
-    + r")(?:\s+(?:for|of)\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?)?)\s*=\s*(?=[A-Za-z])",
+    + r")(?:\s+(?:for|of|on|at|in)\s+[\w.'-]+(?:\s+[\w.'-]+){0,3})?)\s*=\s*(?=[A-Za-z])",
     re.I,
 )
 
@@ -2227,14 +2228,25 @@ def _note_line(text: str, names: NameBook) -> str:
     row = re.fullmatch(r"(?P<name>[^|]+?)\s*\|\s*(?P<attr>[^|]+?)\s*\|\s*(?P<value>[^|]+?)", text)
     if row and _is_attribute(row["attr"]):  # a table's row: "Keelhaul | IaC tool | Terraform"
         text = f"{row['name']} {row['attr']}: {row['value']}"
-    elif "|" in text:  # "Team | T. Wierzbicki | Tidewater": a person, then their employer
+    elif "|" in text or " · " in text:  # "Team | T. Wierzbicki | Tidewater": who, employer
         cells = [c.strip() for c in re.split(r"\||\s·\s", text)]
-        kinds = [_cell_kind(c, names) for c in cells]
+        parts = [p.strip() for c in cells for p in re.split(r":\s+", c)]
+        kinds = [_cell_kind(p, names) for p in parts]
+        # a cell's own label says nothing of who: "Name: Ines Duarte"
+        unlabelled = [
+            re.sub(r"^(?:name|who|person|employee|staff)\s*:\s*", "", c, flags=re.I) for c in cells
+        ]
         if "person" in kinds and "organisation" in kinds:  # either order: a team list's
-            who = cells[kinds.index("person")]  # "Our people | Tidewater Labs | T. Wierzbicki"
-            org = cells[kinds.index("organisation")]
-            text = f"{who} works at {org}"
-        elif kinds.count("person") == 1:  # "Role: Backend Engineer | I. Duarte | effective ..."
+            who = parts[kinds.index("person")]  # "Our people | Tidewater Labs | T. Wierzbicki"
+            org = parts[kinds.index("organisation")]
+            more = [  # "| Start date: 2025-11-03" says when
+                c for c in cells if who not in c and org not in c and re.search(r"\d", c)
+            ]
+            text = ", ".join([f"{who} works at {org}", *more])
+        elif [_cell_kind(c, names) for c in unlabelled].count("person") == 1:
+            # "Role: Backend Engineer | I. Duarte | effective ..."
+            cells = unlabelled
+            kinds = [_cell_kind(c, names) for c in cells]
             who = cells[kinds.index("person")]
             stated = [
                 c
@@ -2262,7 +2274,11 @@ def _note_line(text: str, names: NameBook) -> str:
 #: A heading label that says what the lines under it state: "Relocations:", "Promotion:".
 _LABEL_PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(r"relocat\w*|(?:office\s+)?moves?|moving|new\s+homes?|address\s+changes?", re.I),
+        re.compile(
+            r"relocat\w*(?:\s+(?:staff|people|employees|colleagues))?|(?:office\s+)?moves?|moving"
+            r"|new\s+homes?|address\s+changes?",
+            re.I,
+        ),
         "lives_in",
     ),
     (
@@ -2314,7 +2330,8 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
     body = text[label:]
     for predicate, attr in _NOTE_ATTRS:
         m = re.match(
-            rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr})(?P<when>{_NOTE_WHEN})?{_NOTE_SEP}"
+            rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr})(?P<when>{_NOTE_WHEN})?"
+            rf"(?P<on>\s+(?:on|at|in)\s+[^:=,;()]{{1,40}}?)?{_NOTE_SEP}"
             r"(?P<value>[^,;()]+?)"
             r"(?P<rest>\s*(?:[,;(].*)?)$",
             body,
@@ -2370,6 +2387,8 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
             tail = f" {_at_time_of_day(when[0])}{tail}"
         if m["when"]:  # "role from 3 Nov 2025: Backend Engineer"
             tail = f",{m['when']}{tail}"
+        if m["on"]:  # "my vpn on keelhaul staging cluster: wireguard": where it holds
+            tail = f"{m['on']}{tail}"
         return f"{text[:label]}{said}{tail}"
     return None
 
@@ -2715,6 +2734,19 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
                 ) or re.match(r"(?:the\s+)?end\s+of\b", mention.phrase, re.I)
                 timing.valid_until = mention.until if inclusive else mention.date
                 timing.until_relative = mention.relative
+                end_of = re.match(
+                    r"(?:the\s+)?end\s+of\s+(?:this|the\s+current)\s+(week|month|year)",
+                    mention.phrase,
+                    re.I,
+                )
+                if (
+                    end_of
+                    and timing.valid_from is None
+                    and finding.predicate != "status"  # a leave's start is its own event
+                    and not _CHANGE_WORD.search(clause)
+                ):
+                    # "LF hosting: heroku thru end of this month": this month, to its end
+                    timing.valid_from = _period_start(mention.date, end_of[1].lower())
                 timing.phrase = timing.phrase or (
                     _with_preposition(t, mention) if mention.relative else None
                 )

@@ -93,6 +93,8 @@ HELDOUT17 = Path(__file__).parent / "data" / "facts_timeline_heldout17.yaml"
 HELDOUT18 = Path(__file__).parent / "data" / "facts_timeline_heldout18.yaml"
 HELDOUT19 = Path(__file__).parent / "data" / "facts_timeline_heldout19.yaml"
 HELDOUT20 = Path(__file__).parent / "data" / "facts_timeline_heldout20.yaml"
+HELDOUT21 = Path(__file__).parent / "data" / "facts_timeline_heldout21.yaml"
+HELDOUT22 = Path(__file__).parent / "data" / "facts_timeline_heldout22.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -114,9 +116,11 @@ LATER = (
     ("heldout18", HELDOUT18),
     ("heldout19", HELDOUT19),
     ("heldout20", HELDOUT20),
+    ("heldout21", HELDOUT21),
+    ("heldout22", HELDOUT22),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 21)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 23)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

@@ -1472,6 +1472,35 @@ SPENT_HELD_OUT_19_20 = [
 ]
 
 
+#: The misreads of the seventeenth reader on h21 and h22 (scored once, now spent).
+SPENT_HELD_OUT_21_22 = [
+    "2025-09-10 M: my title atm: Sr Software Engineer => Maren Okafor | role | - |"
+    " Senior Software Engineer | - | - | - | -",
+    "2025-09-22 -: Tidewater Labs team · Tomasz Wierzbicki => Tomasz Wierzbicki | works_at | - |"
+    " Tidewater Labs | - | - | - | -",
+    "2025-09-24 M: tom is rotterdam-based btw (lives there) => Tomasz Wierzbicki | lives_in | - |"
+    " Rotterdam | - | - | - | -",
+    "2025-10-20 -: Role: Backend Engineer — I. Duarte — start date 2025-11-03 => Ines Duarte |"
+    " role | - | Backend Engineer | 2025-11-03 | - | - | P",
+    "2026-01-20 -: Departure: T. Wierzbicki — employment at Tidewater ends, last day 2026-01-30 =>"
+    " Tomasz Wierzbicki | works_at | - | Tidewater Labs | - | 2026-01-31 | - | -",
+    "2026-03-20 -: Home location update — I. Duarte: Porto, from 2026-04-01 => Ines Duarte |"
+    " lives_in | - | Porto | 2026-04-01 | - | - | P",
+    # an arrow is a change: "(this month)" says when, not how long
+    "2026-02-16 M: editor → zed (this month) => Maren Okafor | uses | editor | Zed | 2026-02-01 |"
+    " - | - | -",
+    "2026-02-10 -: LF host → heroku (this month only) => Lanternfish | project_attribute | hosting |"
+    " Heroku | 2026-02-01 | 2026-03-01 | - | -",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SPENT_HELD_OUT_21_22, ids=[line[14:70] for line in SPENT_HELD_OUT_21_22]
+)
+def test_twenty_first_and_twenty_second_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
 @pytest.mark.parametrize(
     "line", SPENT_HELD_OUT_19_20, ids=[line[14:70] for line in SPENT_HELD_OUT_19_20]
 )

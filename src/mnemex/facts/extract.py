@@ -477,7 +477,7 @@ def _alternation(aliases: list[str]) -> str:
 
 _GAZ_FOLDED, _GAZ_EXACT = _load_gazetteer()
 _CITY_KEYS = {_fold_keep(name): city for name, city in CITIES.items()}
-_CITY_RE = re.compile(rf"(?<![\w.-])(?:{_alternation(list(_CITY_KEYS))})(?![\w-]|\.\w)")
+_CITY_RE = re.compile(rf"(?<![\w.-])(?:{_alternation(list(_CITY_KEYS))})(?![\w]|-(?!based\b)|\.\w)")
 #: Every built-in entry by folded alias (case-insensitive aliases only).
 GAZETTEER: dict[str, Software] = dict(_GAZ_FOLDED)
 _GAZ_RE = re.compile(rf"(?<![\w.+#-])(?:{_alternation(list(_GAZ_FOLDED))})(?![\w+#]|\.\w)")
@@ -677,7 +677,15 @@ def _period_start(day: dt.date, unit: str) -> dt.date:
 
 def _bounded_period(clause: str) -> bool:
     """Whether a "this month" in ``clause`` bounds the claim at both ends: ``still``...,
-    a note's ``(this month)``, or a state in the present with no word of change."""
+    a note's ``(this month)``, or a state in the present with no word of change. An arrow
+    is a change: ``editor → zed (this month)`` is when it changed, not how long it holds."""
+    only = re.search(
+        r"\bonly\b|\bfor\s+(?:this|the\s+current)\s+(?:week|month|year)|\b(?:to|till|until|thru|through)\b",
+        clause,
+        re.I,
+    )
+    if not only and (re.search(r"->|→", clause) or re.search(r"\bis\s+now\b", clause, re.I)):
+        return False
     if re.search(
         r"\(\s*(?:for\s+)?(?:this|the\s+current)\s+(?:week|month|year)(?:\s+only)?\s*\)"
         r"|(?:this|the\s+current)\s+(?:week|month|year)\s*:"  # "LF hosting this month: X"
@@ -909,7 +917,10 @@ _WORK_CLOSE_CUE = re.compile(
     r"|departure\s+(?:of\s+(?:[^,;.]|\b[A-Z]\.){1,40}?\s+)?from|exit(?:s|ed|ing)?(?:\s+from)?"
     r"|(?:step(?:s|ped|ping)?|standing|stands|stood)\s+down\s+(?:from|at)"
     r"|retir(?:e|es|ed|ing)\s+from|(?:hands?|handed|handing)\s+in\s+(?:(?:her|his|their|my)\s+)?"
-    r"(?:notice|resignation)\s+(?:at|to))\s+(?:the\s+)?",
+    r"(?:notice|resignation)\s+(?:at|to)"
+    # "employment at Tidewater ends, last day 2026-01-30"
+    r"|(?:employment|contract|tenure|job)\s+(?:at|with)(?=\s+(?:the\s+)?[\w.' -]{1,40}?\s+"
+    r"(?:ends?|ended|ending|will\s+end|finish(?:es|ed)?|is\s+over|conclud\w+)\b))\s+(?:the\s+)?",
     re.I,
 )
 #: An organisation parting with someone: "Tidewater says goodbye to T. Wierzbicki".
@@ -1800,6 +1811,10 @@ def _find_lives_in(tx: _Text) -> _Finding | None:
         if hit is None or hit.kind == "place":
             value = hit.canonical if hit else m.group(1)
             return _Finding("lives_in", value, m.start(), m.end(), "person")
+    for m in re.finditer(r"-based\b", t):  # "tom is rotterdam-based": a place the brain knows
+        hit = next((h for h in tx.names if h.kind == "place" and h.end == m.start()), None)
+        if hit is not None:
+            return _Finding("lives_in", hit.canonical, hit.start, m.end(), "person")
     home = re.search(
         r"\b([A-Z][\w']*(?:\s+[A-Z][\w']*)?)\s+(?:has\s+been|is|was|became|becomes|will\s+be)\s+"
         r"(?:now\s+)?(?P<owner>my|her|his|their|our|[A-Z][\w.]*(?:\s+[A-Z][\w]*)?'s)\s+"
@@ -2190,6 +2205,10 @@ _TITLE_BEFORE_PROJECT = re.compile(
     r"(?P<t>\b(?:[A-Z][\w-]*\s+){0,2}(?:Lead|Manager|Engineer|Architect|Owner|Head|Director))"
     r"\s*,\s*(?:for\s+|on\s+|of\s+)?$"
 )
+#: A name between dashes after a note's value: "Role: Backend Engineer — I. Duarte — from ...".
+_SIGNED_MIDDLE = re.compile(
+    r"\s+[—–-]\s+(?P<who>[A-Z][\w.'-]*(?:\s+[A-Z][\w'-]*\.?)?)\s+[—–-]\s+(?P<rest>[^—–]+)$"
+)
 #: A name after a dash that ends a line, signing it: "Role: Backend Engineer — Ines Duarte".
 _SIGNED = re.compile(
     r"\s+[—–-]\s+(?P<who>[A-Z][\w.'-]*(?:\s+[A-Z][\w'-]*\.?)?)(?P<tail>,?\s*(?:\([^)]*\))?)\s*$"
@@ -2215,6 +2234,11 @@ def _note_line(text: str, names: NameBook) -> str:
     dashed = re.match(r"\s*(?P<label>[A-Za-z][\w .]{0,30}?)\s+[—–-]\s+", text)
     if dashed and any(p.fullmatch(dashed["label"]) for p, _ in _LABEL_PREDICATES):
         text = f"{dashed['label']}: {text[dashed.end() :]}"  # "Appointment — I. Duarte, ..."
+    middle = _SIGNED_MIDDLE.search(text)  # "Role: X — I. Duarte — start date ...": whose
+    if middle and ":" in text[: middle.start()]:
+        signer = names.lookup(middle["who"])
+        if signer is not None and signer.kind == "person":
+            text = f"{text[: middle.start()]} ({middle['who']}), {middle['rest']}"
     signed = _SIGNED.search(text)  # "Home city: Madrid — I. Duarte": whose line it is, last
     if signed and (":" in text[: signed.start()] or "|" in text[: signed.start()]):
         signer = names.lookup(signed["who"])
@@ -2230,7 +2254,11 @@ def _note_line(text: str, names: NameBook) -> str:
         text = f"{row['name']} {row['attr']}: {row['value']}"
     elif "|" in text or " · " in text:  # "Team | T. Wierzbicki | Tidewater": who, employer
         cells = [c.strip() for c in re.split(r"\||\s·\s", text)]
-        parts = [p.strip() for c in cells for p in re.split(r":\s+", c)]
+        parts = [  # "Tidewater Labs team · Tomasz Wierzbicki": the team is the employer's
+            re.sub(r"\s+(?:team|staff|people|crew)$", "", p.strip(), flags=re.I)
+            for c in cells
+            for p in re.split(r":\s+", c)
+        ]
         kinds = [_cell_kind(p, names) for p in parts]
         # a cell's own label says nothing of who: "Name: Ines Duarte"
         unlabelled = [
@@ -2276,7 +2304,7 @@ _LABEL_PREDICATES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"relocat\w*(?:\s+(?:staff|people|employees|colleagues))?|(?:office\s+)?moves?|moving"
-            r"|new\s+homes?|address\s+changes?",
+            r"|new\s+homes?|(?:home\s+)?(?:address|location|residence)\s+(?:changes?|updates?)",
             re.I,
         ),
         "lives_in",
@@ -2331,6 +2359,7 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
     for predicate, attr in _NOTE_ATTRS:
         m = re.match(
             rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr})(?P<when>{_NOTE_WHEN})?"
+            r"(?:\s+(?:atm|rn|now|currently|nowadays|these\s+days))?"  # "my title atm: ..."
             rf"(?P<on>\s+(?:on|at|in)\s+[^:=,;()]{{1,40}}?)?{_NOTE_SEP}"
             r"(?P<value>[^,;()]+?)"
             r"(?P<rest>\s*(?:[,;(].*)?)$",
@@ -2381,6 +2410,8 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
                 r"^(?:lives?|living|based|resides?|residing)\s+in\s+", "", value, flags=re.I
             )
         said = _as_sentence(predicate, who, kind, value)
+        if re.search(r"->|→", text[label + m.end("attr") : value_at]):
+            said = said.replace(" is ", " is now ", 1)  # "editor → zed": a change, to zed
         tail = f"{rest}{' ' + aside.group(0) if aside else ''}"
         when = _TIME_OF_DAY.search(m["head"])
         if when:  # "Priya, morning drink pref: tea": the value under that condition

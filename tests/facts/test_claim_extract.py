@@ -1489,8 +1489,8 @@ SPENT_HELD_OUT_21_22 = [
     # an arrow is a change: "(this month)" says when, not how long
     "2026-02-16 M: editor → zed (this month) => Maren Okafor | uses | editor | Zed | 2026-02-01 |"
     " - | - | -",
-    "2026-02-10 -: LF host → heroku (this month only) => Lanternfish | project_attribute | hosting |"
-    " Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-02-10 -: LF host → heroku (this month only) => Lanternfish | project_attribute |"
+    " hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
 ]
 
 

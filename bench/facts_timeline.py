@@ -95,6 +95,8 @@ HELDOUT19 = Path(__file__).parent / "data" / "facts_timeline_heldout19.yaml"
 HELDOUT20 = Path(__file__).parent / "data" / "facts_timeline_heldout20.yaml"
 HELDOUT21 = Path(__file__).parent / "data" / "facts_timeline_heldout21.yaml"
 HELDOUT22 = Path(__file__).parent / "data" / "facts_timeline_heldout22.yaml"
+HELDOUT23 = Path(__file__).parent / "data" / "facts_timeline_heldout23.yaml"
+HELDOUT24 = Path(__file__).parent / "data" / "facts_timeline_heldout24.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -118,9 +120,11 @@ LATER = (
     ("heldout20", HELDOUT20),
     ("heldout21", HELDOUT21),
     ("heldout22", HELDOUT22),
+    ("heldout23", HELDOUT23),
+    ("heldout24", HELDOUT24),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 23)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 25)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

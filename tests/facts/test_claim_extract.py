@@ -1494,6 +1494,32 @@ SPENT_HELD_OUT_21_22 = [
 ]
 
 
+#: The misreads of the eighteenth reader on h23 and h24 (scored once, now spent).
+SPENT_HELD_OUT_23_24 = [
+    "2025-09-22 -: Meet the team: Tomasz Wierzbicki works with us at Tidewater Labs. =>"
+    " Tomasz Wierzbicki | works_at | - | Tidewater Labs | - | - | - | -",
+    "2025-10-20 -: Inês Duarte, Backend Engineer, effective 03 Nov 2025 => Ines Duarte | role | - |"
+    " Backend Engineer | 2025-11-03 | - | - | P",
+    "2025-09-10 M: my title fyi: Sr. Software Engineer => Maren Okafor | role | - |"
+    " Senior Software Engineer | - | - | - | -",
+    "2026-07-15 M: lisbon move done yesterday — living there now => Maren Okafor | lives_in | - |"
+    " Lisbon | 2026-07-14 | - | - | -",
+    "2026-08-20 -: Appointment | I. Duarte | Keelhaul Tech Lead | starts 01 Sep 2026 =>"
+    " Ines Duarte | role | - | Keelhaul Tech Lead | 2026-09-01 | - | - | P",
+    "2026-02-10 -: Lanternfish stays on Heroku for hosting this month, until the end of the month."
+    " => Lanternfish | project_attribute | hosting | Heroku | 2026-02-01 | 2026-03-01 | - | -",
+    "2026-09-28 M: tom -> gdansk at some point after the reorg (plan) => Tomasz Wierzbicki |"
+    " lives_in | - | Gdańsk | - | - | - | PU",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SPENT_HELD_OUT_23_24, ids=[line[14:70] for line in SPENT_HELD_OUT_23_24]
+)
+def test_twenty_third_and_twenty_fourth_spent_held_out_phrasings(line: str) -> None:
+    _check(_case(line))
+
+
 @pytest.mark.parametrize(
     "line", SPENT_HELD_OUT_21_22, ids=[line[14:70] for line in SPENT_HELD_OUT_21_22]
 )
@@ -1547,6 +1573,7 @@ NOTHING = [
     ("M", "moved the db yesterday, now in production"),
     ("M", "Priya at Kestrel today for a meeting"),
     ("M", "Priya at lunch"),
+    ("M", "office move done yesterday"),
     ("M", "Tom / Priya: lunch at noon"),
     ("M", "Tomasz is part of the team at the museum"),
     ("M", "Priya, Tom and Ines had lunch"),

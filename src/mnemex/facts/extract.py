@@ -905,6 +905,7 @@ _WORK_CUE = re.compile(
     r"\s+(?:at|with)"
     r"|begins?\s+at|first\s+day\s+at|hired\s+(?:by|at)|is\s+with|signed\s+with"
     r"|new\s+(?:job|gig|position|role|employer)\s*(?:at|with|:|=|->|→)"  # "new job @ Kestrel"
+    r"|(?:works?|working|worked)\s+with\s+us\s+(?:here\s+)?at"  # "works with us at Tidewater"
     r"|moves?\s+to|moved\s+to|moving\s+to|on\s+the"
     r"|(?:(?:is|'s|'m|am)\s+(?:now\s+|still\s+|also\s+)?|\bnow\s+)at"
     r"|(?:new\s+)?(?:work|workplace|job|gig|company)\s*:)\s*(?:the\s+)?",
@@ -1804,6 +1805,13 @@ def _aside(text: str, cue: int) -> bool:
     return bool(opened and "," in text[cue:])
 
 
+_MOVE_DONE_AT = re.compile(
+    r"\s+(?:move|relocation)\s+(?:is\s+|was\s+)?(?:done|complete|completed|finished|happened)\b",
+    re.I,
+)
+_MOVE_DONE = re.compile(r"\s*[^\W\d_][\w'-]*" + _MOVE_DONE_AT.pattern, re.I)
+
+
 def _find_lives_in(tx: _Text) -> _Finding | None:
     t = tx.text
     for m in re.finditer(r"\b([A-Z][\w']*(?:\s+[A-Z][\w']*)?)-based\b", t):
@@ -1872,6 +1880,12 @@ def _find_lives_in(tx: _Text) -> _Finding | None:
             place = _place_at(tx, pm.end())
             if place:
                 return _Finding("lives_in", place[0], there.start(), there.end(), "person")
+    done = _MOVE_DONE_AT.search(t)  # "lisbon move done yesterday": the move, made
+    moved_to = next(
+        (h for h in tx.names if h.kind == "place" and done and h.end == done.start()), None
+    )
+    if done and moved_to is not None:
+        return _Finding("lives_in", moved_to.canonical, moved_to.start, done.end(), "person")
     move = _MOVE_WORD.search(t)
     if move:
         for m in re.finditer(r"\s+to\s+", t):
@@ -2271,6 +2285,12 @@ def _note_line(text: str, names: NameBook) -> str:
                 c for c in cells if who not in c and org not in c and re.search(r"\d", c)
             ]
             text = ", ".join([f"{who} works at {org}", *more])
+        elif (
+            len(cells) > 2
+            and any(p.fullmatch(cells[0]) for p, _ in _LABEL_PREDICATES)
+            and _cell_kind(cells[1], names) == "person"
+        ):  # "Appointment | I. Duarte | Keelhaul Tech Lead | starts 01 Sep 2026"
+            text = f"{cells[0]}: {', '.join(cells[1:])}"
         elif [_cell_kind(c, names) for c in unlabelled].count("person") == 1:
             # "Role: Backend Engineer | I. Duarte | effective ..."
             cells = unlabelled
@@ -2359,7 +2379,7 @@ def _attribute_line(tx: _Text, label: int) -> str | None:
     for predicate, attr in _NOTE_ATTRS:
         m = re.match(
             rf"(?P<head>.{{0,40}}?)(?:\s+|^)(?P<attr>{attr})(?P<when>{_NOTE_WHEN})?"
-            r"(?:\s+(?:atm|rn|now|currently|nowadays|these\s+days))?"  # "my title atm: ..."
+            r"(?:\s+(?:atm|rn|now|currently|nowadays|these\s+days|fyi|btw))?"  # "my title atm: ..."
             rf"(?P<on>\s+(?:on|at|in)\s+[^:=,;()]{{1,40}}?)?{_NOTE_SEP}"
             r"(?P<value>[^,;()]+?)"
             r"(?P<rest>\s*(?:[,;(].*)?)$",
@@ -2443,8 +2463,15 @@ def _person_line(tx: _Text, label: int) -> str | None:
     rest = text[at:]
     who = (text[label:end], f"{text[label:end]}'s") if person is not None else ("I", "my")
     arrow = sep["sep"] in ("->", "→")
+    projects = [h for h in tx.names if h.kind == "project"]
     if (sep["sep"] == "," or sep["slash"]) and not (
-        _WHEN_ARROW.match(rest) or any(re.match(attr, rest, re.I) for _, attr in _NOTE_ATTRS)
+        _WHEN_ARROW.match(rest)
+        or any(re.match(attr, rest, re.I) for _, attr in _NOTE_ATTRS)
+        or (  # "Inês Duarte, Backend Engineer, effective ..." (with an employer: works at)
+            sep["sep"] == ","
+            and _title_at(text, at, strong=True, projects=projects)
+            and not any(h.kind == "organisation" for h in tx.names)
+        )
     ):
         return None  # "Priya, ..." is a note line only before an attribute or a time of day
     org = next((h for h in tx.names if h.kind == "organisation" and h.start == at), None)
@@ -2465,7 +2492,11 @@ def _person_line(tx: _Text, label: int) -> str | None:
         return f"{text[:label]}{who[0]} {verb} to relocate to {where} {plan['rest']}"
     place = next((h for h in tx.names if h.kind == "place" and h.start == at), None)
     if place is not None:  # "ines -> Porto": a known place; "ines: madrid" a state now
-        move = _MOVE_WORD.search(text[place.end :]) if arrow else None
+        move = (
+            re.search(_MOVE_WORD.pattern + r"|\bplan(?:s|ned)?\b", text[place.end :], re.I)
+            if arrow
+            else None
+        )
         if move:  # "me → lisbon in july (moving)", "tom -> gdansk (moved yday)"
             past = move[0].lower().endswith("ed")
             verb = "moved to" if past else ("am" if who[0] == "I" else "is") + " moving to"
@@ -2544,6 +2575,8 @@ def _elliptical(text: str, label_end: int) -> bool:
     """
     if _NOTE_HEAD.match(text) or _NOTE_HEAD.match(text[label_end:]):
         return True
+    if _MOVE_DONE.match(text[label_end:]):
+        return True  # "lisbon move done yesterday": the writer's own move
     rest = text[label_end:].lstrip()
     tool = _GAZ_RE.match(_fold_keep(rest))
     known = _GAZ_FOLDED.get(" ".join(tool.group(0).split())) if tool else None

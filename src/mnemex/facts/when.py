@@ -175,7 +175,7 @@ _P_START_OF = re.compile(  # "since start of the month", "from the beginning of 
     r"\b(?:the\s+)?(?:start|beginning)\s+of\s+(?:the|this)\s+(?P<unit>week|month|year)\b", re.I
 )
 _P_END_OF = re.compile(
-    r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?P<which>this|last|next)\s+(?P<unit>week|month|year)"
+    r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?:(?P<which>this|last|next)\s+)?(?P<unit>week|month|year)"
     rf"|(?P<mon>{_MONTH})\.?(?:\s+(?P<y>\d{{4}}))?)\b",
     re.I,
 )
@@ -608,7 +608,7 @@ def _read_relative(text: str, d: dt.date, future: bool) -> list[TimeMention]:
             out.append(hit)
     for m in _P_END_OF.finditer(text):
         if m["unit"]:
-            step = {"this": 0, "last": -1, "next": 1}[m["which"].lower()]
+            step = {"this": 0, "last": -1, "next": 1}[(m["which"] or "this").lower()]
             unit = m["unit"].lower()
             if unit == "week":
                 last = _monday(d) + dt.timedelta(weeks=step, days=6)

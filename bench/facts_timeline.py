@@ -97,6 +97,8 @@ HELDOUT21 = Path(__file__).parent / "data" / "facts_timeline_heldout21.yaml"
 HELDOUT22 = Path(__file__).parent / "data" / "facts_timeline_heldout22.yaml"
 HELDOUT23 = Path(__file__).parent / "data" / "facts_timeline_heldout23.yaml"
 HELDOUT24 = Path(__file__).parent / "data" / "facts_timeline_heldout24.yaml"
+HELDOUT25 = Path(__file__).parent / "data" / "facts_timeline_heldout25.yaml"
+HELDOUT26 = Path(__file__).parent / "data" / "facts_timeline_heldout26.yaml"
 #: Each later held-out set: its key on an event, and its file.
 LATER = (
     ("heldout2", HELDOUT2),
@@ -122,9 +124,11 @@ LATER = (
     ("heldout22", HELDOUT22),
     ("heldout23", HELDOUT23),
     ("heldout24", HELDOUT24),
+    ("heldout25", HELDOUT25),
+    ("heldout26", HELDOUT26),
 )
 #: The named phrasing sets: each later set's two halves.
-SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 25)}
+SETS = {f"h{n}": [f"h{n}a", f"h{n}b"] for n in range(2, 27)}
 PROJECT = "team"
 _STOP = frozenset(["the", "a", "an", "on", "in", "of", "when", "only", "to", "at"])
 

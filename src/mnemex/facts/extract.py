@@ -668,6 +668,10 @@ _CHANGE_WORD = re.compile(
 )
 
 
+#: The end of the period a statement is made in: "the end of this month".
+_END_OF_THIS = re.compile(r"(?:the\s+)?end\s+of\s+(?:this|the\s+current)\s+(week|month|year)", re.I)
+
+
 def _period_start(day: dt.date, unit: str) -> dt.date:
     """The first day of the week, month or year ``day`` is in."""
     if unit == "week":
@@ -2240,7 +2244,9 @@ def _note_line(text: str, names: NameBook) -> str:
     known organisation (works at; joins after an arrow), a title (is; becomes after an
     arrow), a drink or tool (prefers, uses), or an attribute and value (``I. Duarte - new
     home city Porto, from 2026-04-01``)."""
-    for hit in reversed([h for h in _scan(text, names).names if h.kind == "project"]):
+    titled = re.search(r"(?:Lead|Manager|Engineer|Architect|Owner|Head|Director)\s*,", text)
+    projects = [h for h in _scan(text, names).names if h.kind == "project"] if titled else []
+    for hit in reversed(projects):
         title = _TITLE_BEFORE_PROJECT.search(text[: hit.start])
         if title:  # "Tech Lead, Keelhaul": the project's title, "Keelhaul Tech Lead"
             named = text[hit.start : hit.end]
@@ -2527,7 +2533,6 @@ def _person_line(tx: _Text, label: int) -> str | None:
     if when is not None:  # "priya: mornings → tea": the value under that condition
         at += when.end()
         rest = f"{text[at:]} {_at_time_of_day(when['day'])}"
-
     tool = next((h for h in tx.tools if h.start == at), None)
     if tool is not None:
         verb = "prefer" if tool.category in _TASTES else "use"
@@ -2768,9 +2773,7 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
                 timing.valid_from, timing.valid_until = mention.date, mention.until
                 timing.precision = mention.precision
                 timing.phrase = _with_preposition(t, mention)
-                end_of = re.match(
-                    r"(?:the\s+)?end\s+of\s+(?:this|the\s+current)\s+(\w+)", mention.phrase
-                )
+                end_of = _END_OF_THIS.match(mention.phrase)
                 if end_of:  # "remains on Heroku through the end of this month": all of it
                     timing.valid_from = _period_start(mention.date, end_of[1].lower())
             continue
@@ -2798,11 +2801,7 @@ def _timing(tx: _Text, finding: _Finding, times: list[TimeMention]) -> _Timing:
                 ) or re.match(r"(?:the\s+)?end\s+of\b", mention.phrase, re.I)
                 timing.valid_until = mention.until if inclusive else mention.date
                 timing.until_relative = mention.relative
-                end_of = re.match(
-                    r"(?:the\s+)?end\s+of\s+(?:this|the\s+current)\s+(week|month|year)",
-                    mention.phrase,
-                    re.I,
-                )
+                end_of = _END_OF_THIS.match(mention.phrase)
                 if (
                     end_of
                     and timing.valid_from is None

@@ -75,8 +75,10 @@ Platform Lead, since Mon``, ``Location: Madrid (Inês Duarte)``, ``editor -> Zed
 person, a separator and what they are, the value's kind deciding the predicate (``T.
 Wierzbicki | Tidewater Labs``, ``I. Duarte - Backend Engineer, effective ...``, ``Promotion:
 M. Okafor -> Staff Engineer``, ``Priya - tea in the mornings``). A value that is a
-placeholder (``TBD``, ``n/a``) gives nothing; a person and an unknown word (``Ines:
-Madrid``, ``Tom -> Gdańsk``) is left alone, as it may be a place, an employer or neither.
+placeholder (``TBD``, ``n/a``) gives nothing; a person and a place, known from the brain's
+own facts or from the built-in cities of :mod:`mnemex.facts.places` however cased (``ines:
+madrid``, ``tom -> gdansk``), is where they live (an arrow with a move word: a move); a
+person and any other unknown word is left alone, as it may be a place, an employer or neither.
 A state in the present with ``this month`` and no word of change (``Ines is living in
 Madrid this month``) holds for the month; a weekday may be written short and capitalised
 (``since Mon``); ``from April`` looks ahead; a guess said as a question after a hedging
@@ -985,6 +987,7 @@ _LIVE_CUE = re.compile(
 )
 _LIVE_THERE = re.compile(r"\b(?:still\s+)?(?:living|lives?|based|staying)\s+there\b", re.I)
 _MOVE_WORD = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat\w+|emigrat\w+)\b", re.I)
+_MOVE_OR_PLAN = re.compile(_MOVE_WORD.pattern + r"|\bplan(?:s|ned)?\b", re.I)
 _PLAN_WORD = re.compile(r"mov(?:e|es|ing)|relocat(?:e|es|ing)|emigrat(?:e|es|ing)", re.I)
 _PLACE_TRAIL = frozenset(
     {
@@ -2498,11 +2501,7 @@ def _person_line(tx: _Text, label: int) -> str | None:
         return f"{text[:label]}{who[0]} {verb} to relocate to {where} {plan['rest']}"
     place = next((h for h in tx.names if h.kind == "place" and h.start == at), None)
     if place is not None:  # "ines -> Porto": a known place; "ines: madrid" a state now
-        move = (
-            re.search(_MOVE_WORD.pattern + r"|\bplan(?:s|ned)?\b", text[place.end :], re.I)
-            if arrow
-            else None
-        )
+        move = _MOVE_OR_PLAN.search(text[place.end :]) if arrow else None
         if move:  # "me → lisbon in july (moving)", "tom -> gdansk (moved yday)"
             past = move[0].lower().endswith("ed")
             verb = "moved to" if past else ("am" if who[0] == "I" else "is") + " moving to"

@@ -5,6 +5,7 @@ it too (``postgres`` in ``index_backends.BACKEND_NAMES``)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -245,7 +246,7 @@ def hnsw_indexes(schema: str) -> list[str]:
     with psycopg.connect(dsn(), autocommit=True) as db:
         rows = db.execute(
             "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND indexdef LIKE %s",
-            (schema, "%hnsw%vector_cosine_ops%"),
+            (schema, "%hnsw%"),
         ).fetchall()
     return [str(r[0]) for r in rows]
 
@@ -286,9 +287,81 @@ def test_nearest_agrees_with_brute_force_before_and_after_the_hnsw_index_is_buil
     backend.store_vectors("rand-32", items[200:])
     backend.set_meta("vectors_complete", "rand-32")
     assert len(hnsw_indexes(schema)) == 1
+    assert graph_kept(schema, "rand-32", 32) is None  # spread already: a cosine graph
     check(400)
     backend.drop_vectors_except("another-embedder")
     assert hnsw_indexes(schema) == []
+
+
+def graph_kept(schema: str, embedder: str, dim: int) -> dict[str, str] | None:
+    """The mean and weights a spread graph was built with, None for a cosine graph."""
+    from mnemex.index.postgres import vectors
+
+    with psycopg.connect(dsn(), autocommit=True) as db:
+        row = db.execute(
+            f'SELECT value FROM "{schema}".meta WHERE key = %s',
+            ("hnsw:" + vectors.index_name(embedder, dim),),
+        ).fetchone()
+    return None if row is None else dict(json.loads(row[0]))
+
+
+def hnsw_scans(brain: Brain) -> int:
+    """Scans of the brain's HNSW indexes so far (its connection's statistics flushed)."""
+    with brain.backend._tx() as db:  # type: ignore[attr-defined]
+        db.execute("SELECT pg_stat_force_next_flush()")
+    schema = schema_of(brain)
+    with psycopg.connect(dsn(), autocommit=True) as db:
+        row = db.execute(
+            "SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes WHERE schemaname = %s"
+            " AND indexrelname LIKE 'vectors\\_hnsw\\_%%'",
+            (schema,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_the_graph_is_walked_in_its_own_space_and_keeps_the_cosines_order(
+    pg_brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Vectors in a narrow cone, of any length, and a zero vector: the graph is built on
+    them centred and spread, searched by inner product, and what it hands out is ranked
+    as brute force ranks it by cosine; the zero vector (no cosine) comes last, scored 0."""
+    from mnemex.index.postgres import vectors
+
+    monkeypatch.setattr(vectors, "HNSW_MIN_VECTORS", 300)
+    backend = pg_brain.backend
+    schema = schema_of(pg_brain)
+    rng = np.random.default_rng(11)
+    common = rng.standard_normal(24)
+    matrix = (3 * common + rng.standard_normal((400, 24))) * rng.uniform(0.2, 5, (400, 1))
+    matrix[17] = 0.0
+    matrix = matrix.astype(np.float32)
+    for i in range(40):
+        note = NoteRecord(f"notes/n{i}.md", f"N{i}", "notes", f"h{i}", 1, 1)
+        chunks = [ChunkRecord(j, "", f"t{i}-{j}", 1, f"{i}-{j}") for j in range(10)]
+        backend.upsert_note(note, chunks, [])
+    backend.store_vectors(
+        "cone-24",
+        [(f"{i}-{j}", matrix[i * 10 + j].tobytes()) for i in range(40) for j in range(10)],
+    )
+    backend.set_meta("vectors_complete", "cone-24")
+    assert hnsw_indexes(schema) == [vectors.index_name("cone-24", 24)]
+    kept = graph_kept(schema, "cone-24", 24)
+    assert kept is not None and set(kept) == {"mean", "weights"}
+    unit = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-30)
+    with backend._tx() as db:  # type: ignore[attr-defined]
+        db.execute("SET enable_seqscan = off")  # 400 rows: make the planner walk the graph
+    before = hnsw_scans(pg_brain)
+    for row in (5, 123, 399):
+        query = unit[row] * 2.5 + rng.standard_normal(24).astype(np.float32) * 0.1
+        query /= np.linalg.norm(query)
+        expected = np.sort(np.delete(unit, 17, axis=0) @ query)[::-1][:20]
+        hits = backend.nearest("cone-24", query, k=20)
+        assert [h.score for h in hits] == pytest.approx(expected.tolist(), abs=1e-5)
+        assert all(h.score != 0.0 for h in hits)
+        everything = backend.nearest("cone-24", query, k=400)
+        assert len(everything) == 400
+        assert everything[-1].chunk_id == 18 and everything[-1].score == 0.0  # row 17
+    assert hnsw_scans(pg_brain) > before  # the graph's expression is the one searched
 
 
 def test_an_hnsw_index_built_under_other_settings_is_replaced_by_the_next_build(

@@ -18,7 +18,8 @@ collation, so ``ORDER BY path`` and date comparisons are by code point as SQLite
 JSON columns are ``json`` (not ``jsonb``: that would reorder a note's frontmatter keys);
 the keyword text is a ``tsvector`` column of ``chunks`` with a GIN index (no separate FTS
 table); a vector is a pgvector ``vector`` of any width, and a large embedder gets its own
-partial HNSW index (``vector_cosine_ops``) on its width (see
+partial HNSW index on its width, built on its vectors centred and spread and searched by
+inner product, which orders them as the cosine does (see
 :mod:`~mnemex.index.postgres.vectors`).
 """
 

@@ -268,7 +268,8 @@ def nearest(
 
 def _graph_of(db: psycopg.Connection[tuple[Any, ...]], name: str) -> tuple[str, str] | None:
     """The mean and weights the graph ``name`` was built with, or None when there is no
-    such graph (too few vectors, or one an earlier release built on the plain vectors)."""
+    spread graph of that name: too few vectors for a graph, vectors spread enough for the
+    cosine graph, or a graph an earlier release built (by cosine, under another name)."""
     row = db.execute("SELECT value FROM meta WHERE key = %s", ("hnsw:" + name,)).fetchone()
     if row is None:
         return None

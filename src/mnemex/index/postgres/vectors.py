@@ -2,7 +2,8 @@
 
 The ``vectors`` column is a ``vector`` of no fixed width, so one schema can hold the
 vectors of an embedder being replaced beside the new one's; each embedder gets a partial
-HNSW index on its own width (``(<graph vector>) vector_ip_ops WHERE embedder = ...``).
+HNSW index on its own width (``(vec::vector(d)) vector_cosine_ops WHERE embedder = ...``,
+or a spread graph, below).
 It is made in bulk (:func:`build_hnsw`) once an embedding run has finished and the
 embedder has :data:`HNSW_MIN_VECTORS` vectors: building it over the rows is several times
 faster than growing it row by row through a first sync, and below that size an exact scan
@@ -112,8 +113,8 @@ def _spread(
         (embedder,),
     ).fetchone()
     assert row is not None
-    mean = np.array(str(row[0]).strip("[]").split(","), dtype=np.float64)
-    square = np.array(str(row[1]).strip("[]").split(","), dtype=np.float64)
+    mean = _from_text(str(row[0])).astype(np.float64)
+    square = _from_text(str(row[1])).astype(np.float64)
     if not np.linalg.norm(mean) >= HNSW_CONE:
         return None
     sd = np.sqrt(np.maximum(square - mean * mean, 0.0))
@@ -240,7 +241,7 @@ def nearest(
     graph = _graph_of(db, index_name(embedder, dim))
     if graph is not None:  # walk the graph in its own space: the same order (module doc)
         mean, weights = graph
-        scaled = np.asarray(query, dtype=np.float32) / _weights(weights)
+        scaled = np.asarray(query, dtype=np.float32) / _from_text(weights)
         order = sql.SQL("{g} <#> {q}::vector({d})").format(
             g=_graph_vector(dim, mean, weights),
             q=sql.Literal(vector_literal(scaled)),
@@ -278,8 +279,12 @@ def _graph_of(db: psycopg.Connection[tuple[Any, ...]], name: str) -> tuple[str, 
 
 
 @functools.lru_cache(maxsize=8)
-def _weights(literal: str) -> npt.NDArray[np.float32]:
-    return np.array(literal.strip("[]").split(","), dtype=np.float32)
+def _from_text(literal: str) -> npt.NDArray[np.float32]:
+    """A vector from pgvector's text form (``[1,2.5,...]``), as :func:`vector_literal`
+    writes it; the same few literals come back on every search, hence the cache."""
+    out = np.array(literal.strip("[]").split(","), dtype=np.float32)
+    out.setflags(write=False)
+    return out
 
 
 def vector_table(
